@@ -45,12 +45,11 @@ module histogram_datapath (
     reg  [31:0] gnext_0;
     reg  [31:0] gnext_1;
     reg  [31:0] gnext_2;
-    reg  [31:0] v0_lid;
+    wire [31:0] v0_lid;
     reg  [31:0] v1_i;
     reg         v2_active;
     reg         v3_any_active;
     reg  [63:0] v4_lid_x;
-    wire [63:0] v5_lid_linear;
     wire        obj0_local_hist_we;
     wire [5:0]  obj0_local_hist_waddr;
     wire [31:0] obj0_local_hist_wdata;
@@ -79,17 +78,17 @@ module histogram_datapath (
     wire        pw_4;  // histogram_atomic.cl:6:6
     reg         p4_go;
     wire [63:0] pv_5;  // histogram_atomic.cl:9:16
-    wire [31:0] pw_6;  // histogram_atomic.cl:9:16
-    wire [63:0] w_7;  // histogram_atomic.cl:17:17
-    wire [63:0] pw_8;  // histogram_atomic.cl:17:17
-    wire [63:0] w_9;  // histogram_atomic.cl:17:17
-    wire [63:0] pw_10;  // histogram_atomic.cl:17:17
+    wire [63:0] w_6;  // histogram_atomic.cl:17:17
+    wire [63:0] w_7;  // histogram_atomic.cl:17:28
+    wire [7:0]  pw_8;  // histogram_atomic.cl:17:17
+    wire [7:0]  w_9;  // histogram_atomic.cl:17:17
+    wire [7:0]  pw_10;  // histogram_atomic.cl:17:17
     wire [63:0] pw_11;  // histogram_atomic.cl:17:17
-    wire [63:0] w_12;  // histogram_atomic.cl:17:28
-    wire [63:0] pw_13;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_56;  // histogram_atomic.cl:17:28
-    wire [63:0] pwa_57;
-    wire [31:0] prd_58;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_54;  // histogram_atomic.cl:17:17
+    wire [63:0] pw_55;  // histogram_atomic.cl:17:28
+    wire [63:0] pwa_56;
+    wire [31:0] prd_57;  // histogram_atomic.cl:17:28
+    wire [63:0] pw_58;  // histogram_atomic.cl:17:17
     wire [31:0] pld_59;  // histogram_atomic.cl:17:5
     wire [31:0] pw_60;  // histogram_atomic.cl:17:5
     reg  [63:0] pq_104;  // histogram_atomic.cl:17:17
@@ -98,48 +97,48 @@ module histogram_datapath (
     wire [7:0]  w_107;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_108;  // histogram_atomic.cl:6:6
     wire [63:0] pw_109;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_14;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_15;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_16;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_17;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_18;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_19;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_20;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_21;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_22;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_23;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_24;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_25;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_26;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_27;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_28;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_29;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_30;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_31;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_32;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_33;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_34;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_35;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_36;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_37;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_38;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_39;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_40;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_41;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_42;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_43;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_44;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_45;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_46;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_47;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_48;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_49;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_50;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_51;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_52;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_53;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_54;  // histogram_atomic.cl:17:28
-    reg  [63:0] pq_55;  // histogram_atomic.cl:17:28
+    reg  [63:0] pq_12;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_13;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_14;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_15;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_16;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_17;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_18;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_19;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_20;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_21;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_22;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_23;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_24;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_25;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_26;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_27;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_28;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_29;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_30;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_31;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_32;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_33;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_34;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_35;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_36;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_37;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_38;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_39;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_40;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_41;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_42;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_43;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_44;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_45;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_46;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_47;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_48;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_49;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_50;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_51;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_52;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_53;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_61;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_62;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_63;  // histogram_atomic.cl:17:17
@@ -216,8 +215,8 @@ module histogram_datapath (
     wire [7:0]  pld_154;  // histogram_atomic.cl:14:32
     wire [7:0]  w_155;  // histogram_atomic.cl:14:21
     wire [7:0]  pw_156;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_157;  // histogram_atomic.cl:14:21
-    wire [63:0] w_158;  // histogram_atomic.cl:14:21
+    wire [7:0]  w_157;  // histogram_atomic.cl:14:21
+    wire [7:0]  pw_158;  // histogram_atomic.cl:14:21
     wire [63:0] pw_159;  // histogram_atomic.cl:14:21
     wire [63:0] pw_160;  // histogram_atomic.cl:14:21
     wire [63:0] pwa_161;
@@ -227,41 +226,39 @@ module histogram_datapath (
     reg  [63:0] pq_165;  // histogram_atomic.cl:14:21
     reg         pq_166;  // histogram_atomic.cl:6:6
     wire [63:0] pwa_167;
-    wire [31:0] w_168;  // histogram_atomic.cl:13:65
+    wire [31:0] w_168;  // histogram_atomic.cl:13:49
     wire [63:0] w_169;  // histogram_atomic.cl:13:49
     wire [31:0] pw_170;  // histogram_atomic.cl:13:44
     wire [31:0] w_171;  // histogram_atomic.cl:13:44
     wire [31:0] pw_172;  // histogram_atomic.cl:13:44
-    reg  [31:0] pq_173;  // histogram_atomic.cl:13:44
-    wire [31:0] pw_174;  // histogram_atomic.cl:13:44
-    wire [31:0] pm_175;  // histogram_atomic.cl:13:44
-    wire [31:0] w_176;  // histogram_atomic.cl:13:41
-    wire        pw_177;  // histogram_atomic.cl:13:37
-    wire        pm_178;  // histogram_atomic.cl:13:5
-    wire        pv_179;  // histogram_atomic.cl:13:5
-    wire [63:0] pv_180;  // histogram_atomic.cl:13:5
+    wire [31:0] pw_173;  // histogram_atomic.cl:13:44
+    wire [31:0] pm_174;  // histogram_atomic.cl:13:44
+    wire [31:0] w_175;  // histogram_atomic.cl:13:41
+    wire        pw_176;  // histogram_atomic.cl:13:37
+    wire        pm_177;  // histogram_atomic.cl:13:5
+    wire        pv_178;  // histogram_atomic.cl:13:5
+    wire [63:0] pv_179;  // histogram_atomic.cl:13:5
+    reg  [63:0] pq_180;  // histogram_atomic.cl:13:5
     wire [7:0]  pw_181;  // histogram_atomic.cl:13:5
     wire [7:0]  w_182;  // histogram_atomic.cl:13:5
     wire        pw_183;  // histogram_atomic.cl:13:5
     reg         pq_184;  // histogram_atomic.cl:13:5
     wire        pw_185;  // histogram_atomic.cl:13:5
-    reg         pq_186;  // histogram_atomic.cl:13:5
-    wire        pw_187;  // histogram_atomic.cl:13:5
-    wire [63:0] w_188;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_189;  // histogram_atomic.cl:6:6
-    wire [63:0] w_190;  // histogram_atomic.cl:6:6
+    wire        pw_186;  // histogram_atomic.cl:13:5
+    wire [63:0] w_187;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_188;  // histogram_atomic.cl:6:6
+    wire [63:0] w_189;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_190;  // histogram_atomic.cl:6:6
     wire [63:0] pw_191;  // histogram_atomic.cl:6:6
     wire [63:0] pw_192;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_193;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_194;
-    wire [63:0] w_195;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_196;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_197;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_198;
+    wire [63:0] pwa_193;
+    wire [63:0] w_194;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_195;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_196;
+    wire [7:0]  pw_197;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_198;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_199;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_200;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_201;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_202;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_200;  // histogram_atomic.cl:6:6
     reg         pq_132;  // histogram_atomic.cl:6:6
     reg         pq_133;  // histogram_atomic.cl:6:6
     reg         pq_134;  // histogram_atomic.cl:6:6
@@ -284,93 +281,88 @@ module histogram_datapath (
     reg         pq_151;  // histogram_atomic.cl:6:6
     reg         pq_152;  // histogram_atomic.cl:6:6
     reg  [4:0]  p3_drain;
-    wire [63:0] w_203;  // histogram_atomic.cl:6:6
+    wire [63:0] w_201;  // histogram_atomic.cl:6:6
     reg  [2:0]  p1_valid;  // histogram_atomic.cl:6:6
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_204;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_205;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_206;  // histogram_atomic.cl:6:6
-    wire        pw_207;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_202;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_203;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_204;  // histogram_atomic.cl:6:6
+    wire        pw_205;  // histogram_atomic.cl:6:6
     reg         p1_go;
+    wire [63:0] w_206;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_207;  // histogram_atomic.cl:6:6
     wire [63:0] w_208;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_209;  // histogram_atomic.cl:6:6
-    wire [63:0] w_210;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_211;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_212;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_213;
-    wire [31:0] prd_214;  // histogram_atomic.cl:6:6
-    wire [63:0] w_215;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_216;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_217;
-    wire        prd_218;  // histogram_atomic.cl:6:6
-    wire [31:0] w_219;  // histogram_atomic.cl:13:19
+    wire [63:0] pw_209;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_210;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_211;
+    wire [31:0] prd_212;  // histogram_atomic.cl:6:6
+    wire [63:0] w_213;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_214;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_215;
+    wire        prd_216;  // histogram_atomic.cl:6:6
+    wire [31:0] w_217;  // histogram_atomic.cl:13:19
+    wire [63:0] w_218;  // histogram_atomic.cl:13:19
+    wire [63:0] w_219;  // histogram_atomic.cl:13:19
     wire [63:0] w_220;  // histogram_atomic.cl:13:19
-    wire [63:0] pv_221;  // histogram_atomic.cl:13:19
-    wire [63:0] w_222;  // histogram_atomic.cl:13:19
+    wire [63:0] pw_221;  // histogram_atomic.cl:13:19
+    wire [63:0] pw_222;  // histogram_atomic.cl:13:19
     wire [31:0] pw_223;  // histogram_atomic.cl:13:19
-    wire [31:0] w_224;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_225;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_226;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_227;  // histogram_atomic.cl:13:19
-    reg  [31:0] pq_228;  // histogram_atomic.cl:13:19
-    wire [31:0] w_229;  // histogram_atomic.cl:13:41
-    wire        pw_230;  // histogram_atomic.cl:13:37
-    wire        pv_231;  // histogram_atomic.cl:13:5
-    wire [63:0] pv_232;  // histogram_atomic.cl:13:5
-    wire [7:0]  pw_233;  // histogram_atomic.cl:13:5
-    wire [7:0]  w_234;  // histogram_atomic.cl:13:5
-    wire        pw_235;  // histogram_atomic.cl:13:5
-    reg         pq_236;  // histogram_atomic.cl:13:5
-    wire        pw_237;  // histogram_atomic.cl:13:5
-    reg         pq_238;  // histogram_atomic.cl:13:5
-    wire        pw_239;  // histogram_atomic.cl:13:5
+    wire [31:0] w_224;  // histogram_atomic.cl:13:41
+    wire        pw_225;  // histogram_atomic.cl:13:37
+    wire        pv_226;  // histogram_atomic.cl:13:5
+    wire [7:0]  pw_227;  // histogram_atomic.cl:13:5
+    wire [7:0]  w_228;  // histogram_atomic.cl:13:5
+    wire        pw_229;  // histogram_atomic.cl:13:5
+    wire        pw_230;  // histogram_atomic.cl:13:5
+    wire        pw_231;  // histogram_atomic.cl:13:5
+    wire [63:0] w_232;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_233;  // histogram_atomic.cl:6:6
+    wire [63:0] w_234;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_235;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_236;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_237;  // histogram_atomic.cl:6:6
+    reg  [31:0] pq_238;  // histogram_atomic.cl:13:19
+    wire [63:0] pwa_239;
     wire [63:0] w_240;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_241;  // histogram_atomic.cl:6:6
-    wire [63:0] w_242;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_243;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_244;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_245;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_246;
-    wire [63:0] w_247;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_248;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_249;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_250;
-    wire [7:0]  pw_251;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_252;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_253;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_254;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_241;  // histogram_atomic.cl:6:6
+    reg         pq_242;  // histogram_atomic.cl:13:37
+    wire [63:0] pwa_243;
+    wire [7:0]  pw_244;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_245;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_246;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_247;  // histogram_atomic.cl:6:6
     reg  [1:0]  p1_drain;
-    wire [63:0] w_255;  // histogram_atomic.cl:6:6
+    wire [63:0] w_248;  // histogram_atomic.cl:6:6
     reg  [1:0]  p0_valid;  // histogram_atomic.cl:6:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_256;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_257;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_258;  // histogram_atomic.cl:6:6
-    wire        pw_259;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_249;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_250;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_251;  // histogram_atomic.cl:6:6
+    wire        pw_252;  // histogram_atomic.cl:6:6
     reg         p0_go;
+    wire [63:0] pv_253;  // histogram_atomic.cl:9:16
+    wire [63:0] w_254;  // histogram_atomic.cl:10:5
+    wire [7:0]  pw_255;  // histogram_atomic.cl:10:5
+    wire [7:0]  w_256;  // histogram_atomic.cl:10:5
+    wire [7:0]  pw_257;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_258;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_259;  // histogram_atomic.cl:10:5
     wire [31:0] w_260;  // histogram_atomic.cl:9:29
-    wire [63:0] pv_261;  // histogram_atomic.cl:9:16
-    wire [31:0] pw_262;  // histogram_atomic.cl:9:16
-    wire [63:0] w_263;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_264;  // histogram_atomic.cl:10:5
-    wire [63:0] w_265;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_266;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_267;  // histogram_atomic.cl:10:5
-    wire [63:0] pwa_268;
-    wire [63:0] pv_269;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_270;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_271;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_272;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_273;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_261;
+    wire [63:0] pv_262;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_263;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_264;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_265;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_266;  // histogram_atomic.cl:6:6
     reg         p0_drain;
-    wire [63:0] w_274;  // histogram_atomic.cl:6:6
+    wire [63:0] w_267;  // histogram_atomic.cl:6:6
     reg  [7:0]  launch_err;
     reg         done_q;
-    assign v5_lid_linear = 64'h0000000000000000;
+    assign v0_lid = 32'h00000000;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
@@ -422,18 +414,18 @@ module histogram_datapath (
     assign w_3 = 8'h40;
     assign pw_4 = (pw_2 < w_3);
     assign pv_5 = v4_lid_x;
-    assign pw_6 = pv_5[31:0];
-    assign w_7 = {32'h00000000, hist_base};
-    assign pw_8 = {32'h00000000, pw_6[31:0]};
-    assign w_9 = 64'h0000000000000004;
+    assign w_6 = {32'h00000000, hist_base};
+    assign w_7 = 64'h0000000000000000;
+    assign pw_8 = pv_5[7:0];
+    assign w_9 = 8'h04;
     assign pw_10 = $unsigned($signed(pw_8) * $signed(w_9));
-    assign pw_11 = (w_7 + pw_10);
-    assign w_12 = 64'h0000000000000000;
-    assign pw_13 = (w_12 + pw_10);
-    assign pwa_57 = (pq_56 >> 64'h0000000000000002);
-    assign prd_58 = obj0_local_hist_rdata[31:0];
+    assign pw_11 = {56'h00000000000000, pw_10[7:0]};
+    assign pw_55 = (w_7 + pq_54);
+    assign pwa_56 = (pw_55 >> 64'h0000000000000002);
+    assign prd_57 = obj0_local_hist_rdata[31:0];
+    assign pw_58 = (w_6 + pw_11);
     assign pld_59 = hist_ld_resp_data;
-    assign pw_60 = (pld_59 + prd_58);
+    assign pw_60 = (pld_59 + prd_57);
     assign pv_105 = v4_lid_x;
     assign pw_106 = pv_105[7:0];
     assign w_107 = 8'h01;
@@ -465,9 +457,9 @@ module histogram_datapath (
     assign pld_154 = data_ld_resp_data;
     assign w_155 = 8'h3f;
     assign pw_156 = {2'h0, (pld_154[5:0] & 6'h3f)};
-    assign pw_157 = {56'h00000000000000, pw_156[7:0]};
-    assign w_158 = 64'h0000000000000004;
-    assign pw_159 = $unsigned($signed(pw_157) * $signed(w_158));
+    assign w_157 = 8'h04;
+    assign pw_158 = $unsigned($signed(pw_156) * $signed(w_157));
+    assign pw_159 = {56'h00000000000000, pw_158[7:0]};
     assign pw_160 = (w_128 + pw_159);
     assign pwa_161 = (pw_160 >> 64'h0000000000000002);
     assign prd_162 = obj0_local_hist_rdata[31:0];
@@ -479,103 +471,100 @@ module histogram_datapath (
     assign pw_170 = w_169[31:0];
     assign w_171 = 32'h00000040;
     assign pw_172 = $unsigned($signed(pw_170) * $signed(w_171));
-    assign pw_174 = (prd_123 + pq_173);
-    assign pm_175 = ((1'h1 && prd_127) ? pw_174 : prd_123);
-    assign w_176 = arg_n;
-    assign pw_177 = (pm_175 < w_176);
-    assign pm_178 = ((1'h1 && prd_127) ? pw_177 : prd_127);
-    assign pv_179 = v3_any_active;
-    assign pv_180 = v4_lid_x;
-    assign pw_181 = pv_180[7:0];
+    assign pw_173 = (prd_123 + pw_172);
+    assign pm_174 = ((1'h1 && prd_127) ? pw_173 : prd_123);
+    assign w_175 = arg_n;
+    assign pw_176 = (pw_173 < w_175);
+    assign pm_177 = ((1'h1 && prd_127) ? pw_176 : prd_127);
+    assign pv_178 = v3_any_active;
+    assign pv_179 = v4_lid_x;
+    assign pw_181 = pq_180[7:0];
     assign w_182 = 8'h00;
     assign pw_183 = (pw_181 == w_182);
-    assign pw_185 = (pm_178 | pq_184);
-    assign pw_187 = (pq_186 ? pm_178 : pw_185);
-    assign w_188 = 64'h0000000000000000;
-    assign pv_189 = v4_lid_x;
-    assign w_190 = 64'h0000000000000004;
-    assign pw_191 = $unsigned($signed(pv_189) * $signed(w_190));
-    assign pw_192 = (w_188 + pw_191);
-    assign pwa_194 = (pq_193 >> 64'h0000000000000002);
-    assign w_195 = 64'h0000000000000000;
-    assign pw_196 = (w_195 + pv_189);
-    assign pwa_198 = (pq_197 >> 64'h0000000000000000);
-    assign pw_199 = pv_189[7:0];
-    assign w_200 = 8'h01;
-    assign pw_201 = (pw_199 + w_200);
-    assign pw_202 = {56'h00000000000000, pw_201[7:0]};
+    assign pw_185 = (pm_177 | pq_184);
+    assign pw_186 = (pw_183 ? pm_177 : pw_185);
+    assign w_187 = 64'h0000000000000000;
+    assign pv_188 = v4_lid_x;
+    assign w_189 = 64'h0000000000000004;
+    assign pw_191 = $unsigned($signed(pq_190) * $signed(w_189));
+    assign pw_192 = (w_187 + pw_191);
+    assign pwa_193 = (pw_192 >> 64'h0000000000000002);
+    assign w_194 = 64'h0000000000000000;
+    assign pw_195 = (w_194 + pq_190);
+    assign pwa_196 = (pw_195 >> 64'h0000000000000000);
+    assign pw_197 = pv_188[7:0];
+    assign w_198 = 8'h01;
+    assign pw_199 = (pw_197 + w_198);
+    assign pw_200 = {56'h00000000000000, pw_199[7:0]};
     assign p3_stall = (((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_127)) && (!data_ld_req_ready)) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && (!data_ld_resp_valid)));
-    assign w_203 = 64'h0000000000000000;
+    assign w_201 = 64'h0000000000000000;
     assign p1_en = (!p1_stall);
-    assign pv_204 = v4_lid_x;
-    assign pw_205 = pv_204[7:0];
-    assign w_206 = 8'h40;
-    assign pw_207 = (pw_205 < w_206);
-    assign w_208 = 64'h0000000000000000;
-    assign pv_209 = v4_lid_x;
-    assign w_210 = 64'h0000000000000004;
-    assign pw_211 = $unsigned($signed(pv_209) * $signed(w_210));
-    assign pw_212 = (w_208 + pw_211);
-    assign pwa_213 = (pw_212 >> 64'h0000000000000002);
-    assign prd_214 = obj1_wi_i_rdata[31:0];
-    assign w_215 = 64'h0000000000000000;
-    assign pw_216 = (w_215 + pv_209);
-    assign pwa_217 = (pw_216 >> 64'h0000000000000000);
-    assign prd_218 = obj2_wi__active_rdata[0];
-    assign w_219 = 32'h00000000;
-    assign w_220 = {32'h00000000, group_0};
-    assign pv_221 = v4_lid_x;
-    assign w_222 = 64'h0000000000000000;
-    assign pw_223 = w_220[31:0];
-    assign w_224 = 32'h00000040;
-    assign pw_225 = $unsigned($signed(pw_223) * $signed(w_224));
-    assign pw_226 = pv_221[31:0];
-    assign pw_227 = (pw_225 + pw_226);
-    assign w_229 = arg_n;
-    assign pw_230 = (pq_228 < w_229);
-    assign pv_232 = v4_lid_x;
-    assign pw_233 = pv_232[7:0];
-    assign w_234 = 8'h00;
-    assign pw_235 = (pw_233 == w_234);
-    assign pw_237 = (pw_230 | pq_236);
-    assign pw_239 = (pq_238 ? pw_230 : pw_237);
+    assign pv_202 = v4_lid_x;
+    assign pw_203 = pv_202[7:0];
+    assign w_204 = 8'h40;
+    assign pw_205 = (pw_203 < w_204);
+    assign w_206 = 64'h0000000000000000;
+    assign pv_207 = v4_lid_x;
+    assign w_208 = 64'h0000000000000004;
+    assign pw_209 = $unsigned($signed(pv_207) * $signed(w_208));
+    assign pw_210 = (w_206 + pw_209);
+    assign pwa_211 = (pw_210 >> 64'h0000000000000002);
+    assign prd_212 = obj1_wi_i_rdata[31:0];
+    assign w_213 = 64'h0000000000000000;
+    assign pw_214 = (w_213 + pv_207);
+    assign pwa_215 = (pw_214 >> 64'h0000000000000000);
+    assign prd_216 = obj2_wi__active_rdata[0];
+    assign w_217 = 32'h00000000;
+    assign w_218 = {32'h00000000, group_0};
+    assign w_219 = 64'h0000000000000000;
+    assign w_220 = 64'h0000000000000040;
+    assign pw_221 = $unsigned($signed(w_218) * $signed(w_220));
+    assign pw_222 = (pw_221 | pv_207);
+    assign pw_223 = pw_222[31:0];
+    assign w_224 = arg_n;
+    assign pw_225 = (pw_223 < w_224);
+    assign pv_226 = v3_any_active;
+    assign pw_227 = pv_207[7:0];
+    assign w_228 = 8'h00;
+    assign pw_229 = (pw_227 == w_228);
+    assign pw_230 = (pw_225 | pv_226);
+    assign pw_231 = (pw_229 ? pw_225 : pw_230);
+    assign w_232 = 64'h0000000000000000;
+    assign pv_233 = v4_lid_x;
+    assign w_234 = 64'h0000000000000004;
+    assign pw_236 = $unsigned($signed(pq_235) * $signed(w_234));
+    assign pw_237 = (w_232 + pw_236);
+    assign pwa_239 = (pw_237 >> 64'h0000000000000002);
     assign w_240 = 64'h0000000000000000;
-    assign pv_241 = v4_lid_x;
-    assign w_242 = 64'h0000000000000004;
-    assign pw_243 = $unsigned($signed(pv_241) * $signed(w_242));
-    assign pw_244 = (w_240 + pw_243);
-    assign pwa_246 = (pq_245 >> 64'h0000000000000002);
-    assign w_247 = 64'h0000000000000000;
-    assign pw_248 = (w_247 + pv_241);
-    assign pwa_250 = (pq_249 >> 64'h0000000000000000);
-    assign pw_251 = pv_241[7:0];
-    assign w_252 = 8'h01;
-    assign pw_253 = (pw_251 + w_252);
-    assign pw_254 = {56'h00000000000000, pw_253[7:0]};
-    assign pv_231 = ((p1_valid[1] && 1'h1) ? pw_239 : v3_any_active);
+    assign pw_241 = (w_240 + pq_235);
+    assign pwa_243 = (pw_241 >> 64'h0000000000000000);
+    assign pw_244 = pv_233[7:0];
+    assign w_245 = 8'h01;
+    assign pw_246 = (pw_244 + w_245);
+    assign pw_247 = {56'h00000000000000, pw_246[7:0]};
     assign p1_stall = 1'h0;
-    assign w_255 = 64'h0000000000000000;
+    assign w_248 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_256 = v4_lid_x;
-    assign pw_257 = pv_256[7:0];
-    assign w_258 = 8'h40;
-    assign pw_259 = (pw_257 < w_258);
+    assign pv_249 = v4_lid_x;
+    assign pw_250 = pv_249[7:0];
+    assign w_251 = 8'h40;
+    assign pw_252 = (pw_250 < w_251);
+    assign pv_253 = v4_lid_x;
+    assign w_254 = 64'h0000000000000000;
+    assign pw_255 = pv_253[7:0];
+    assign w_256 = 8'h04;
+    assign pw_257 = $unsigned($signed(pw_255) * $signed(w_256));
+    assign pw_258 = {56'h00000000000000, pw_257[7:0]};
+    assign pw_259 = (w_254 + pw_258);
     assign w_260 = 32'h00000000;
-    assign pv_261 = v4_lid_x;
-    assign pw_262 = pv_261[31:0];
-    assign w_263 = 64'h0000000000000000;
-    assign pw_264 = {32'h00000000, pw_262[31:0]};
-    assign w_265 = 64'h0000000000000004;
-    assign pw_266 = $unsigned($signed(pw_264) * $signed(w_265));
-    assign pw_267 = (w_263 + pw_266);
-    assign pwa_268 = (pw_267 >> 64'h0000000000000002);
-    assign pv_269 = v4_lid_x;
-    assign pw_270 = pv_269[7:0];
-    assign w_271 = 8'h01;
-    assign pw_272 = (pw_270 + w_271);
-    assign pw_273 = {56'h00000000000000, pw_272[7:0]};
+    assign pwa_261 = (pw_259 >> 64'h0000000000000002);
+    assign pv_262 = v4_lid_x;
+    assign pw_263 = pv_262[7:0];
+    assign w_264 = 8'h01;
+    assign pw_265 = (pw_263 + w_264);
+    assign pw_266 = {56'h00000000000000, pw_265[7:0]};
     assign p0_stall = 1'h0;
-    assign w_274 = 64'h0000000000000000;
+    assign w_267 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -624,9 +613,10 @@ module histogram_datapath (
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v0_lid <= pw_6;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_x <= pw_109;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_14 <= pw_13;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_12 <= pw_11;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_13 <= pq_12;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_14 <= pq_13;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_15 <= pq_14;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_16 <= pq_15;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_17 <= pq_16;  // histogram_atomic.cl:6:6
@@ -667,9 +657,7 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_52 <= pq_51;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_53 <= pq_52;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_54 <= pq_53;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_55 <= pq_54;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_56 <= pq_55;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_61 <= pw_11;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_61 <= pw_58;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_62 <= pq_61;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_64 <= pq_63;  // histogram_atomic.cl:6:6
@@ -729,10 +717,10 @@ module histogram_datapath (
             if (((state == 16'h000a) && 1'h1)) p3_slot <= 1'h0;  // histogram_atomic.cl:6:6
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_116;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v1_i <= pm_175;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v2_active <= pm_178;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v3_any_active <= pw_187;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en))) v4_lid_x <= pw_202;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v1_i <= pm_174;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v2_active <= pm_177;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v3_any_active <= pw_186;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en))) v4_lid_x <= pw_200;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_132 <= prd_127;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_133 <= pq_132;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_134 <= pq_133;  // histogram_atomic.cl:6:6
@@ -757,48 +745,43 @@ module histogram_datapath (
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_153 <= pq_152;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_165 <= pw_160;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_166 <= pq_153;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_173 <= pw_172;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_184 <= pv_179;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_186 <= pw_183;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_193 <= pw_192;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_197 <= pw_196;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_180 <= pv_179;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_184 <= pv_178;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_190 <= pv_188;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_drain <= ((p3_valid[0] && p3_go) ? 5'h17 : ((p3_drain == 5'h00) ? 5'h00 : (p3_drain - 5'h01)));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 5'h00)) && data_ld_idle))) state <= 16'h0007;  // histogram_atomic.cl:6:6
-            if ((state == 16'h000c)) v4_lid_x <= w_203;
+            if ((state == 16'h000c)) v4_lid_x <= w_201;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p1_valid <= (p1_valid | 3'h1);  // histogram_atomic.cl:6:6
             if (((state == 16'h000d) && 1'h1)) p1_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_go <= pw_207;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && ((p1_valid[1] && 1'h1) && p1_en))) v1_i <= pq_228;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && ((p1_valid[1] && 1'h1) && p1_en))) v2_active <= pw_230;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && ((p1_valid[1] && 1'h1) && p1_en))) v3_any_active <= pw_239;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_207) && p1_en))) v4_lid_x <= pw_254;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_228 <= pw_227;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_236 <= pv_231;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_238 <= pw_235;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_245 <= pw_244;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_249 <= pw_248;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_207), (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_207) ? 2'h2 : ((p1_drain == 2'h0) ? 2'h0 : (p1_drain - 2'h1)));  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_go <= pw_205;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_205) && p1_en))) v1_i <= pw_223;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_205) && p1_en))) v2_active <= pw_225;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_205) && p1_en))) v3_any_active <= pw_231;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_205) && p1_en))) v4_lid_x <= pw_247;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_235 <= pv_233;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_238 <= pw_223;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_242 <= pw_225;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_205), (p1_admit && ((!(p1_valid[0] && (!pw_205))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_205) ? 2'h2 : ((p1_drain == 2'h0) ? 2'h0 : (p1_drain - 2'h1)));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_205))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h000e) && (((!p1_admit) && (!p1_valid[0])) && (p1_drain == 2'h0)))) state <= 16'h0007;  // histogram_atomic.cl:6:6
-            if ((state == 16'h000f)) v4_lid_x <= w_255;
+            if ((state == 16'h000f)) v4_lid_x <= w_248;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p0_valid <= (p0_valid | 2'h1);  // histogram_atomic.cl:6:6
             if (((state == 16'h0010) && 1'h1)) p0_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_go <= pw_259;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_259) && p0_en))) v0_lid <= pw_262;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_259) && p0_en))) v4_lid_x <= pw_273;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_259), (p0_admit && ((!(p0_valid[0] && (!pw_259))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_259) ? 1'h1 : ((p0_drain == 1'h0) ? 1'h0 : (p0_drain - 1'h1)));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_259))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_go <= pw_252;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_252) && p0_en))) v4_lid_x <= pw_266;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_252), (p0_admit && ((!(p0_valid[0] && (!pw_252))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_252) ? 1'h1 : ((p0_drain == 1'h0) ? 1'h0 : (p0_drain - 1'h1)));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_252))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h0011) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 1'h0)))) state <= 16'h000f;  // histogram_atomic.cl:6:6
-            if ((state == 16'h0012)) v4_lid_x <= w_274;
+            if ((state == 16'h0012)) v4_lid_x <= w_267;
             if ((state == 16'h0012)) state <= 16'h0010;
             if ((state == 16'h0013)) ngroups_0 <= (global_size[31:0] >> 32'h00000006);
             if ((state == 16'h0013)) ngroups_1 <= (global_size[63:32] >> 32'h00000000);
@@ -813,32 +796,32 @@ module histogram_datapath (
     assign data_ld_resp_ready = (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en);
     assign data_ld_flush = (state == 16'h000a);
     assign hist_ld_req_valid = (((p4_valid[0] && 1'h1) && pw_4) && p4_en);
-    assign hist_ld_req_addr = (((p4_valid[0] && 1'h1) && pw_4) ? pw_11[31:0] : 32'h00000000);
+    assign hist_ld_req_addr = (((p4_valid[0] && 1'h1) && pw_4) ? pw_58[31:0] : 32'h00000000);
     assign hist_ld_resp_ready = ((p4_valid[44] && 1'h1) && p4_en);
     assign hist_ld_flush = (state == 16'h0003);
     assign hist_st_req_valid = ((p4_valid[44] && 1'h1) && p4_en);
     assign hist_st_req_addr = (p4_valid[44] ? pq_104[31:0] : 32'h00000000);
     assign hist_st_req_data = (p4_valid[44] ? pw_60 : 32'h00000000);
-    assign obj0_local_hist_we = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) || (((p0_valid[0] && 1'h1) && pw_259) && p0_en));
-    assign obj0_local_hist_waddr = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pwa_167[5:0] : ((((p0_valid[0] && 1'h1) && pw_259) && p0_en) ? pwa_268[5:0] : 6'h00));
-    assign obj0_local_hist_wdata = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pw_164 : ((((p0_valid[0] && 1'h1) && pw_259) && p0_en) ? w_260 : 32'h00000000));
+    assign obj0_local_hist_we = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) || (((p0_valid[0] && 1'h1) && pw_252) && p0_en));
+    assign obj0_local_hist_waddr = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pwa_167[5:0] : ((((p0_valid[0] && 1'h1) && pw_252) && p0_en) ? pwa_261[5:0] : 6'h00));
+    assign obj0_local_hist_wdata = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_166)) && p3_en) ? pw_164 : ((((p0_valid[0] && 1'h1) && pw_252) && p0_en) ? w_260 : 32'h00000000));
     assign obj0_local_hist_re = (((p4_valid[43] && 1'h1) && p4_en) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en));
-    assign obj0_local_hist_raddr = (((p4_valid[43] && 1'h1) && p4_en) ? pwa_57[5:0] : ((((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en) ? pwa_161[5:0] : 6'h00));
+    assign obj0_local_hist_raddr = (((p4_valid[43] && 1'h1) && p4_en) ? pwa_56[5:0] : ((((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_153)) && p3_en) ? pwa_161[5:0] : 6'h00));
     assign obj1_wi_i_we = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) || ((p1_valid[1] && 1'h1) && p1_en));
-    assign obj1_wi_i_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_194[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_246[5:0] : 6'h00));
-    assign obj1_wi_i_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pm_175 : (((p1_valid[1] && 1'h1) && p1_en) ? pq_228 : 32'h00000000));
-    assign obj1_wi_i_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) || (((p1_valid[0] && 1'h1) && pw_207) && p1_en));
-    assign obj1_wi_i_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) ? pwa_122[5:0] : ((((p1_valid[0] && 1'h1) && pw_207) && p1_en) ? pwa_213[5:0] : 6'h00));
+    assign obj1_wi_i_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_193[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_239[5:0] : 6'h00));
+    assign obj1_wi_i_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pm_174 : (((p1_valid[1] && 1'h1) && p1_en) ? pq_238 : 32'h00000000));
+    assign obj1_wi_i_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) || (((p1_valid[0] && 1'h1) && pw_205) && p1_en));
+    assign obj1_wi_i_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) ? pwa_122[5:0] : ((((p1_valid[0] && 1'h1) && pw_205) && p1_en) ? pwa_211[5:0] : 6'h00));
     assign obj2_wi__active_we = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) || ((p1_valid[1] && 1'h1) && p1_en));
-    assign obj2_wi__active_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_198[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_250[5:0] : 6'h00));
-    assign obj2_wi__active_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? {7'h00, pm_178} : (((p1_valid[1] && 1'h1) && p1_en) ? {7'h00, pw_230} : 8'h00));
-    assign obj2_wi__active_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) || (((p1_valid[0] && 1'h1) && pw_207) && p1_en));
-    assign obj2_wi__active_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) ? pwa_126[5:0] : ((((p1_valid[0] && 1'h1) && pw_207) && p1_en) ? pwa_217[5:0] : 6'h00));
-    assign probes = {((state == 16'h0011) && ((1'h1 && p0_en) && (p0_valid[0] && pw_259))), ((state == 16'h0011) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0011) && (p0_admit && p0_stall)), ((state == 16'h0011) && p0_stall), ((state == 16'h0011) && p0_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p1_en) && (p1_valid[0] && pw_207))), ((state == 16'h000e) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h000e) && (p1_admit && p1_stall)), ((state == 16'h000e) && p1_stall), ((state == 16'h000e) && p1_admit), (state == 16'h000e), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
+    assign obj2_wi__active_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_196[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_243[5:0] : 6'h00));
+    assign obj2_wi__active_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? {7'h00, pm_177} : (((p1_valid[1] && 1'h1) && p1_en) ? {7'h00, pq_242} : 8'h00));
+    assign obj2_wi__active_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) || (((p1_valid[0] && 1'h1) && pw_205) && p1_en));
+    assign obj2_wi__active_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_116) && p3_en) ? pwa_126[5:0] : ((((p1_valid[0] && 1'h1) && pw_205) && p1_en) ? pwa_215[5:0] : 6'h00));
+    assign probes = {((state == 16'h0011) && ((1'h1 && p0_en) && (p0_valid[0] && pw_252))), ((state == 16'h0011) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0011) && (p0_admit && p0_stall)), ((state == 16'h0011) && p0_stall), ((state == 16'h0011) && p0_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p1_en) && (p1_valid[0] && pw_205))), ((state == 16'h000e) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h000e) && (p1_admit && p1_stall)), ((state == 16'h000e) && p1_stall), ((state == 16'h000e) && p1_admit), (state == 16'h000e), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, v5_lid_linear[63:0], obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:32], pwa_57[63:6], pq_104[63:32], pv_105[63:8], pv_113[63:8], pwa_122[63:6], pwa_126[63:6],
-        pw_131[63:32], pld_154[7:6], w_155[7:0], pwa_161[63:6], pwa_167[63:6], w_168[31:0], w_169[63:32], pv_180[63:8], pwa_194[63:6], pwa_198[63:6], pv_204[63:8], p1_go, pwa_213[63:6], prd_214[31:0], pwa_217[63:6], prd_218,
-        w_219[31:0], w_220[63:32], pv_221[63:32], w_222[63:0], pv_232[63:8], pwa_246[63:6], pwa_250[63:6], pv_256[63:8], p0_go, pv_261[63:32], pwa_268[63:6], pv_269[63:8]};
+    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:8], pwa_56[63:6], pq_104[63:32], pv_105[63:8], pv_113[63:8], pwa_122[63:6], pwa_126[63:6], pw_131[63:32],
+        pld_154[7:6], w_155[7:0], pwa_161[63:6], pwa_167[63:6], w_168[31:0], w_169[63:32], pq_180[63:8], pwa_193[63:6], pwa_196[63:6], pv_202[63:8], p1_go, pwa_211[63:6], prd_212[31:0], pwa_215[63:6], prd_216, w_217[31:0],
+        w_219[63:0], pw_222[63:32], pwa_239[63:6], pwa_243[63:6], pv_249[63:8], p0_go, pv_253[63:8], pwa_261[63:6], pv_262[63:8]};
 endmodule
 `default_nettype wire

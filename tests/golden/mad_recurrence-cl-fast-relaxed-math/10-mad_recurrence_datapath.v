@@ -99,7 +99,6 @@ module mad_recurrence_datapath (
     reg  [31:0] v12_d_6;
     reg  [31:0] v13_d_7;
     reg  [63:0] v14_lid_x;
-    wire [63:0] v15_lid_linear;
     wire [63:0] w_1;  // mad_recurrence.cl:9:6
     wire [7:0]  w_2;  // mad_recurrence.cl:9:6
     wire [7:0]  w_3;  // mad_recurrence.cl:9:6
@@ -174,31 +173,8 @@ module mad_recurrence_datapath (
     wire [31:0] w_60;  // mad_recurrence.cl:30:28
     wire [31:0] pw_61;  // mad_recurrence.cl:30:28
     reg  [3:0]  p3_drain;
-    wire [63:0] w_62;  // mad_recurrence.cl:23:5
-    wire [31:0] w_63;  // mad_recurrence.cl:23:14
-    wire [63:0] w_64;  // mad_recurrence.cl:26:5
-    wire [63:0] w_65;  // mad_recurrence.cl:26:5
-    wire [63:0] w_66;  // mad_recurrence.cl:26:14
-    reg         x_rd_issued;
-    reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_67;  // mad_recurrence.cl:26:14
-    wire [31:0] v_68;
-    wire [63:0] w_69;  // mad_recurrence.cl:26:21
-    reg         c_rd_issued;
-    reg  [7:0]  c_rd_beat;
-    reg  [31:0] ld_70;  // mad_recurrence.cl:26:21
-    wire [31:0] v_71;
-    wire        go_72;
-    reg         u7_fp_mul_issued;
-    wire        u7_fp_mul_valid;
-    wire [31:0] u7_fp_mul_result;
-    wire [31:0] fnan_73;
-    wire [32:0] fov_74;
-    reg  [31:0] r_75;  // mad_recurrence.cl:26:14
-    wire [63:0] w_76;  // mad_recurrence.cl:26:28
-    reg  [63:0] q_77;  // mad_recurrence.cl:26:28
-    reg  [31:0] ld_78;  // mad_recurrence.cl:26:28
-    wire [31:0] v_79;
+    wire [31:0] w_62;  // mad_recurrence.cl:22:9
+    wire [31:0] w_63;  // mad_recurrence.cl:22:9
     reg         u6_fp_add_issued;
     wire        u6_fp_add_go;
     wire        u6_fp_add_valid;
@@ -206,15 +182,31 @@ module mad_recurrence_datapath (
     wire [31:0] u6_fp_add_b_in;
     wire        u6_fp_add_sub_in;
     wire [31:0] u6_fp_add_result;
-    wire [31:0] fnan_80;
-    wire [32:0] fov_81;
-    reg  [31:0] r_82;  // mad_recurrence.cl:26:14
-    reg  [63:0] q_83;  // mad_recurrence.cl:26:5
-    wire [31:0] w_84;  // mad_recurrence.cl:29:15
-    wire [31:0] w_85;  // mad_recurrence.cl:29:25
-    wire [31:0] w_86;  // mad_recurrence.cl:30:18
+    wire [31:0] fnan_64;
+    wire [32:0] fov_65;
+    reg  [31:0] r_66;  // mad_recurrence.cl:22:9
+    wire [31:0] w_67;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_68;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_69;
+    wire [32:0] fov_70;
+    reg  [31:0] r_71;  // mad_recurrence.cl:22:9
+    wire [31:0] w_72;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_73;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_74;
+    wire [32:0] fov_75;
+    reg  [31:0] r_76;  // mad_recurrence.cl:22:9
+    wire [31:0] w_77;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_78;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_79;
+    wire [32:0] fov_80;
+    reg  [31:0] r_81;  // mad_recurrence.cl:22:9
+    wire [31:0] w_82;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_83;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_84;
+    wire [32:0] fov_85;
+    reg  [31:0] r_86;  // mad_recurrence.cl:22:9
     wire [31:0] w_87;  // mad_recurrence.cl:22:9
-    wire [31:0] w_88;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_88;  // mad_recurrence.cl:22:9
     wire [31:0] fnan_89;
     wire [32:0] fov_90;
     reg  [31:0] r_91;  // mad_recurrence.cl:22:9
@@ -223,119 +215,125 @@ module mad_recurrence_datapath (
     wire [31:0] fnan_94;
     wire [32:0] fov_95;
     reg  [31:0] r_96;  // mad_recurrence.cl:22:9
-    wire [31:0] w_97;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_98;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_99;
-    wire [32:0] fov_100;
-    reg  [31:0] r_101;  // mad_recurrence.cl:22:9
-    wire [31:0] w_102;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_103;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_104;
-    wire [32:0] fov_105;
-    reg  [31:0] r_106;  // mad_recurrence.cl:22:9
-    wire [31:0] w_107;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_108;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_109;
-    wire [32:0] fov_110;
-    reg  [31:0] r_111;  // mad_recurrence.cl:22:9
-    wire [31:0] w_112;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_113;  // mad_recurrence.cl:22:9
+    wire [63:0] w_97;  // mad_recurrence.cl:23:5
+    wire [63:0] w_98;  // mad_recurrence.cl:26:5
+    wire [63:0] w_99;  // mad_recurrence.cl:26:5
+    wire [63:0] w_100;  // mad_recurrence.cl:26:14
+    reg         x_rd_issued;
+    reg  [7:0]  x_rd_beat;
+    reg  [31:0] ld_101;  // mad_recurrence.cl:26:14
+    wire [31:0] v_102;
+    wire [63:0] w_103;  // mad_recurrence.cl:26:21
+    reg         c_rd_issued;
+    reg  [7:0]  c_rd_beat;
+    reg  [31:0] ld_104;  // mad_recurrence.cl:26:21
+    wire [31:0] v_105;
+    wire        go_106;
+    reg         u7_fp_mul_issued;
+    wire        u7_fp_mul_valid;
+    wire [31:0] u7_fp_mul_result;
+    wire [31:0] fnan_107;
+    wire [32:0] fov_108;
+    reg  [31:0] r_109;  // mad_recurrence.cl:26:14
+    wire [63:0] w_110;  // mad_recurrence.cl:26:28
+    reg  [63:0] q_111;  // mad_recurrence.cl:26:28
+    reg  [31:0] ld_112;  // mad_recurrence.cl:26:28
+    wire [31:0] v_113;
     wire [31:0] fnan_114;
     wire [32:0] fov_115;
-    reg  [31:0] r_116;  // mad_recurrence.cl:22:9
-    wire [31:0] w_117;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_118;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_119;
-    wire [32:0] fov_120;
-    reg  [31:0] r_121;  // mad_recurrence.cl:22:9
+    reg  [31:0] r_116;  // mad_recurrence.cl:26:14
+    reg  [63:0] q_117;  // mad_recurrence.cl:26:5
+    wire [31:0] w_118;  // mad_recurrence.cl:29:15
+    wire [31:0] w_119;  // mad_recurrence.cl:29:25
+    wire [31:0] w_120;  // mad_recurrence.cl:30:18
     reg  [54:0] p2_valid;  // mad_recurrence.cl:21:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [31:0] pv_122;  // mad_recurrence.cl:21:21
-    wire [31:0] w_123;  // mad_recurrence.cl:21:25
-    wire        pw_124;  // mad_recurrence.cl:21:21
+    wire [31:0] pv_121;  // mad_recurrence.cl:21:21
+    wire [31:0] w_122;  // mad_recurrence.cl:21:25
+    wire        pw_123;  // mad_recurrence.cl:21:21
     reg         p2_go;
-    wire [31:0] pv_125;  // mad_recurrence.cl:22:9
-    wire [63:0] w_126;  // mad_recurrence.cl:22:14
-    wire [31:0] pv_127;  // mad_recurrence.cl:22:16
-    wire [63:0] pw_128;  // mad_recurrence.cl:22:14
-    wire [63:0] w_129;  // mad_recurrence.cl:22:14
+    wire [31:0] pv_124;  // mad_recurrence.cl:22:9
+    wire [63:0] w_125;  // mad_recurrence.cl:22:14
+    wire [31:0] pv_126;  // mad_recurrence.cl:22:16
+    wire [63:0] pw_127;  // mad_recurrence.cl:22:14
+    wire [63:0] w_128;  // mad_recurrence.cl:22:14
+    wire [63:0] pw_129;  // mad_recurrence.cl:22:14
     wire [63:0] pw_130;  // mad_recurrence.cl:22:14
-    wire [63:0] pw_131;  // mad_recurrence.cl:22:14
-    wire [31:0] pld_132;  // mad_recurrence.cl:22:14
-    wire [63:0] w_133;  // mad_recurrence.cl:22:21
-    wire [63:0] pw_134;  // mad_recurrence.cl:22:21
-    wire [31:0] pld_135;  // mad_recurrence.cl:22:21
-    wire        go_136;
+    wire [31:0] pld_131;  // mad_recurrence.cl:22:14
+    wire [63:0] w_132;  // mad_recurrence.cl:22:21
+    wire [63:0] pw_133;  // mad_recurrence.cl:22:21
+    wire [31:0] pld_134;  // mad_recurrence.cl:22:21
+    wire        go_135;
     wire        p2u1_fp_mul_valid;
     wire [31:0] p2u1_fp_mul_result;
-    wire [31:0] fnan_137;
-    wire [32:0] fov_138;
+    wire [31:0] fnan_136;
+    wire [32:0] fov_137;
+    reg  [32:0] pd_138;
     reg  [32:0] pd_139;
     reg  [32:0] pd_140;
     reg  [32:0] pd_141;
-    reg  [32:0] pd_142;
-    wire [31:0] pw_143;  // mad_recurrence.cl:22:14
-    reg  [31:0] pq_145;  // mad_recurrence.cl:22:9
-    wire        go_146;
+    wire [31:0] pw_142;  // mad_recurrence.cl:22:14
+    reg  [31:0] pq_144;  // mad_recurrence.cl:22:9
+    wire        go_145;
     wire        p2u2_fp_add_valid;
     wire [31:0] p2u2_fp_add_result;
-    wire [31:0] fnan_147;
-    wire [32:0] fov_148;
+    wire [31:0] fnan_146;
+    wire [32:0] fov_147;
+    reg  [32:0] pd_148;
     reg  [32:0] pd_149;
     reg  [32:0] pd_150;
     reg  [32:0] pd_151;
     reg  [32:0] pd_152;
     reg  [32:0] pd_153;
-    reg  [32:0] pd_154;
-    wire [31:0] pw_155;  // mad_recurrence.cl:22:9
+    wire [31:0] pw_154;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_155;  // mad_recurrence.cl:22:9
     wire [31:0] pv_156;  // mad_recurrence.cl:22:9
     wire [31:0] pv_157;  // mad_recurrence.cl:22:9
     wire [31:0] pv_158;  // mad_recurrence.cl:22:9
     wire [31:0] pv_159;  // mad_recurrence.cl:22:9
     wire [31:0] pv_160;  // mad_recurrence.cl:22:9
     wire [31:0] pv_161;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_162;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_163;  // mad_recurrence.cl:21:28
-    wire [31:0] w_164;  // mad_recurrence.cl:21:28
-    wire [31:0] pw_165;  // mad_recurrence.cl:21:28
-    reg  [31:0] pq_144;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_162;  // mad_recurrence.cl:21:28
+    wire [31:0] w_163;  // mad_recurrence.cl:21:28
+    wire [31:0] pw_164;  // mad_recurrence.cl:21:28
+    reg  [31:0] pq_143;  // mad_recurrence.cl:22:9
     reg  [5:0]  p2_drain;
-    wire [31:0] w_166;  // mad_recurrence.cl:22:9
-    wire [31:0] w_167;  // mad_recurrence.cl:20:15
-    wire [31:0] w_168;  // mad_recurrence.cl:21:18
-    wire [31:0] w_169;  // mad_recurrence.cl:14:21
-    wire [31:0] w_170;  // mad_recurrence.cl:14:25
-    wire        w_171;  // mad_recurrence.cl:14:21
-    reg         q_172;  // mad_recurrence.cl:14:21
+    wire [31:0] w_165;  // mad_recurrence.cl:20:15
+    wire [31:0] w_166;  // mad_recurrence.cl:21:18
+    wire [31:0] w_167;  // mad_recurrence.cl:22:9
+    wire [31:0] w_168;  // mad_recurrence.cl:14:21
+    wire [31:0] w_169;  // mad_recurrence.cl:14:25
+    wire        w_170;  // mad_recurrence.cl:14:21
+    reg         q_171;  // mad_recurrence.cl:14:21
+    wire [31:0] w_172;  // mad_recurrence.cl:14:28
     wire [31:0] w_173;  // mad_recurrence.cl:14:28
     wire [31:0] w_174;  // mad_recurrence.cl:14:28
-    wire [31:0] w_175;  // mad_recurrence.cl:14:28
-    wire [31:0] w_176;  // mad_recurrence.cl:15:13
-    wire [31:0] w_177;  // mad_recurrence.cl:15:17
-    wire [63:0] w_178;  // mad_recurrence.cl:15:21
-    wire [31:0] w_179;  // mad_recurrence.cl:15:23
+    wire [31:0] w_175;  // mad_recurrence.cl:15:13
+    wire [31:0] w_176;  // mad_recurrence.cl:15:17
+    wire [63:0] w_177;  // mad_recurrence.cl:15:21
+    wire [31:0] w_178;  // mad_recurrence.cl:15:23
+    wire [63:0] w_179;  // mad_recurrence.cl:15:21
     wire [63:0] w_180;  // mad_recurrence.cl:15:21
     wire [63:0] w_181;  // mad_recurrence.cl:15:21
     wire [63:0] w_182;  // mad_recurrence.cl:15:21
-    wire [63:0] w_183;  // mad_recurrence.cl:15:21
-    reg  [31:0] ld_184;  // mad_recurrence.cl:15:21
-    wire [31:0] v_185;
-    reg  [31:0] q_186;  // mad_recurrence.cl:15:13
-    wire        go_187;
+    reg  [31:0] ld_183;  // mad_recurrence.cl:15:21
+    wire [31:0] v_184;
+    reg  [31:0] q_185;  // mad_recurrence.cl:15:13
+    wire        go_186;
     reg         u5_fp_fma_issued;
     wire        u5_fp_fma_valid;
     wire [31:0] u5_fp_fma_result;
+    wire [31:0] bi_187;
     wire [31:0] bi_188;
     wire [31:0] bi_189;
     wire [31:0] bi_190;
-    wire [31:0] bi_191;
-    wire [32:0] fov_192;
-    reg  [31:0] r_193;  // mad_recurrence.cl:15:13
+    wire [32:0] fov_191;
+    reg  [31:0] r_192;  // mad_recurrence.cl:15:13
+    wire [63:0] w_193;  // mad_recurrence.cl:16:9
     wire [63:0] w_194;  // mad_recurrence.cl:16:9
-    wire [63:0] w_195;  // mad_recurrence.cl:16:9
-    reg  [63:0] q_196;  // mad_recurrence.cl:16:9
+    reg  [63:0] q_195;  // mad_recurrence.cl:16:9
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [18:0] p1_valid;  // mad_recurrence.cl:14:5
@@ -343,39 +341,40 @@ module mad_recurrence_datapath (
     reg  [2:0]  p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_197;  // mad_recurrence.cl:14:21
-    wire [31:0] w_198;  // mad_recurrence.cl:14:25
-    wire        pw_199;  // mad_recurrence.cl:14:21
+    wire [31:0] pv_196;  // mad_recurrence.cl:14:21
+    wire [31:0] w_197;  // mad_recurrence.cl:14:25
+    wire        pw_198;  // mad_recurrence.cl:14:21
     reg         p1_go;
-    wire [31:0] pv_200;  // mad_recurrence.cl:15:13
-    wire [31:0] w_201;  // mad_recurrence.cl:15:17
-    wire [63:0] w_202;  // mad_recurrence.cl:15:21
-    wire [31:0] pv_203;  // mad_recurrence.cl:15:23
-    wire [63:0] pw_204;  // mad_recurrence.cl:15:21
-    wire [63:0] w_205;  // mad_recurrence.cl:15:21
+    wire [31:0] pv_199;  // mad_recurrence.cl:15:13
+    wire [31:0] w_200;  // mad_recurrence.cl:15:17
+    wire [63:0] w_201;  // mad_recurrence.cl:15:21
+    wire [31:0] pv_202;  // mad_recurrence.cl:15:23
+    wire [63:0] pw_203;  // mad_recurrence.cl:15:21
+    wire [63:0] w_204;  // mad_recurrence.cl:15:21
+    wire [63:0] pw_205;  // mad_recurrence.cl:15:21
     wire [63:0] pw_206;  // mad_recurrence.cl:15:21
-    wire [63:0] pw_207;  // mad_recurrence.cl:15:21
-    wire [31:0] pld_208;  // mad_recurrence.cl:15:21
-    wire        go_209;
+    wire [31:0] pld_207;  // mad_recurrence.cl:15:21
+    wire        go_208;
     wire        p1u0_fp_fma_valid;
     wire [31:0] p1u0_fp_fma_result;
+    wire [31:0] bi_209;
     wire [31:0] bi_210;
     wire [31:0] bi_211;
     wire [31:0] bi_212;
-    wire [31:0] bi_213;
-    wire [32:0] fov_214;
+    wire [32:0] fov_213;
+    reg  [32:0] pd_214;
     reg  [32:0] pd_215;
     reg  [32:0] pd_216;
     reg  [32:0] pd_217;
     reg  [32:0] pd_218;
-    reg  [32:0] pd_219;
-    wire [31:0] pw_220;  // mad_recurrence.cl:15:13
-    wire [63:0] w_221;  // mad_recurrence.cl:16:9
-    wire [63:0] pw_222;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_232;  // mad_recurrence.cl:16:9
-    wire [31:0] pv_233;  // mad_recurrence.cl:14:28
-    wire [31:0] w_234;  // mad_recurrence.cl:14:28
-    wire [31:0] pw_235;  // mad_recurrence.cl:14:28
+    wire [31:0] pw_219;  // mad_recurrence.cl:15:13
+    wire [63:0] w_220;  // mad_recurrence.cl:16:9
+    wire [63:0] pw_221;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_231;  // mad_recurrence.cl:16:9
+    wire [31:0] pv_232;  // mad_recurrence.cl:14:28
+    wire [31:0] w_233;  // mad_recurrence.cl:14:28
+    wire [31:0] pw_234;  // mad_recurrence.cl:14:28
+    reg  [63:0] pq_222;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_223;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_224;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_225;  // mad_recurrence.cl:16:9
@@ -384,15 +383,13 @@ module mad_recurrence_datapath (
     reg  [63:0] pq_228;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_229;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_230;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_231;  // mad_recurrence.cl:16:9
     reg  [4:0]  p1_drain;
     reg         p1_apart;
-    wire [31:0] w_236;  // mad_recurrence.cl:13:15
-    wire [31:0] w_237;  // mad_recurrence.cl:14:18
-    wire [63:0] w_238;  // mad_recurrence.cl:9:6
+    wire [31:0] w_235;  // mad_recurrence.cl:13:15
+    wire [31:0] w_236;  // mad_recurrence.cl:14:18
+    wire [63:0] w_237;  // mad_recurrence.cl:9:6
     reg  [7:0]  launch_err;
     reg         done_q;
-    assign v15_lid_linear = 64'h0000000000000000;
     assign w_1 = v14_lid_x;
     assign w_2 = w_1[7:0];
     assign w_3 = 8'h01;
@@ -467,29 +464,8 @@ module mad_recurrence_datapath (
     assign pv_20 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_41 : v4_u);
     assign pv_45 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_58 : v5_v);
     assign p3_stall = ((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && (!x_ld_req_ready)) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!x_ld_resp_valid))) || (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && (!c_ld_req_ready))) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!c_ld_resp_valid)));
-    assign w_62 = {32'h00000000, out_base};
-    assign w_63 = v2_d;
-    assign w_64 = 64'h0000000000000004;
-    assign w_65 = (w_62 + w_64);
-    assign w_66 = {32'h00000000, x_base};
-    assign v_68 = ld_67[31:0];
-    assign w_69 = {32'h00000000, c_base};
-    assign v_71 = ld_70[31:0];
-
-    ohls_fp_mul u7_fp_mul (
-        .clk(clk),
-        .rst(rst),
-        .en(1'h1),
-        .in_valid(go_72),
-        .a(v_68),
-        .b(v_71),
-        .out_valid(u7_fp_mul_valid),
-        .result(u7_fp_mul_result)
-    );
-    assign fnan_73 = u7_fp_mul_result;
-    assign fov_74 = {((((&v_68[30:23]) && (!(v_68[22:0] == 23'h000000))) || ((&v_71[30:23]) && (!(v_71[22:0] == 23'h000000)))) || ((((&v_68[30:23]) && (v_68[22:0] == 23'h000000)) && (v_71[30:0] == 31'h00000000)) || ((v_68[30:0] == 31'h00000000) && ((&v_71[30:23]) && (v_71[22:0] == 23'h000000))))), (((&v_68[30:23]) && (!(v_68[22:0] == 23'h000000))) ? (v_68 | 32'h00400000) : (((&v_71[30:23]) && (!(v_71[22:0] == 23'h000000))) ? (v_71 | 32'h00400000) : (((((&v_68[30:23]) && (v_68[22:0] == 23'h000000)) && (v_71[30:0] == 31'h00000000)) || ((v_68[30:0] == 31'h00000000) && ((&v_71[30:23]) && (v_71[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_76 = (w_66 + w_64);
-    assign v_79 = ld_78[31:0];
+    assign w_62 = v2_d;
+    assign w_63 = v7_d_1;
 
     ohls_fp_add u6_fp_add (
         .clk(clk),
@@ -502,172 +478,192 @@ module mad_recurrence_datapath (
         .out_valid(u6_fp_add_valid),
         .result(u6_fp_add_result)
     );
-    assign fnan_80 = u6_fp_add_result;
-    assign fov_81 = {((((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) || ((&v_79[30:23]) && (!(v_79[22:0] == 23'h000000)))) || ((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&v_79[30:23]) && (v_79[22:0] == 23'h000000))) && (!(r_75[31] == v_79[31])))), (((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) ? (r_75 | 32'h00400000) : (((&v_79[30:23]) && (!(v_79[22:0] == 23'h000000))) ? (v_79 | 32'h00400000) : (((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&v_79[30:23]) && (v_79[22:0] == 23'h000000))) && (!(r_75[31] == v_79[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_84 = 32'h3f800000;
-    assign w_85 = 32'h00000000;
-    assign w_86 = 32'h00000000;
-    assign w_87 = v2_d;
-    assign w_88 = v7_d_1;
+    assign fnan_64 = u6_fp_add_result;
+    assign fov_65 = {((((&w_62[30:23]) && (!(w_62[22:0] == 23'h000000))) || ((&w_63[30:23]) && (!(w_63[22:0] == 23'h000000)))) || ((((&w_62[30:23]) && (w_62[22:0] == 23'h000000)) && ((&w_63[30:23]) && (w_63[22:0] == 23'h000000))) && (!(w_62[31] == w_63[31])))), (((&w_62[30:23]) && (!(w_62[22:0] == 23'h000000))) ? (w_62 | 32'h00400000) : (((&w_63[30:23]) && (!(w_63[22:0] == 23'h000000))) ? (w_63 | 32'h00400000) : (((((&w_62[30:23]) && (w_62[22:0] == 23'h000000)) && ((&w_63[30:23]) && (w_63[22:0] == 23'h000000))) && (!(w_62[31] == w_63[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_67 = v8_d_2;
+    assign fnan_69 = u6_fp_add_result;
+    assign fov_70 = {((((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) || ((&q_68[30:23]) && (!(q_68[22:0] == 23'h000000)))) || ((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&q_68[30:23]) && (q_68[22:0] == 23'h000000))) && (!(r_66[31] == q_68[31])))), (((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) ? (r_66 | 32'h00400000) : (((&q_68[30:23]) && (!(q_68[22:0] == 23'h000000))) ? (q_68 | 32'h00400000) : (((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&q_68[30:23]) && (q_68[22:0] == 23'h000000))) && (!(r_66[31] == q_68[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_72 = v9_d_3;
+    assign fnan_74 = u6_fp_add_result;
+    assign fov_75 = {((((&r_71[30:23]) && (!(r_71[22:0] == 23'h000000))) || ((&q_73[30:23]) && (!(q_73[22:0] == 23'h000000)))) || ((((&r_71[30:23]) && (r_71[22:0] == 23'h000000)) && ((&q_73[30:23]) && (q_73[22:0] == 23'h000000))) && (!(r_71[31] == q_73[31])))), (((&r_71[30:23]) && (!(r_71[22:0] == 23'h000000))) ? (r_71 | 32'h00400000) : (((&q_73[30:23]) && (!(q_73[22:0] == 23'h000000))) ? (q_73 | 32'h00400000) : (((((&r_71[30:23]) && (r_71[22:0] == 23'h000000)) && ((&q_73[30:23]) && (q_73[22:0] == 23'h000000))) && (!(r_71[31] == q_73[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_77 = v10_d_4;
+    assign fnan_79 = u6_fp_add_result;
+    assign fov_80 = {((((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) || ((&q_78[30:23]) && (!(q_78[22:0] == 23'h000000)))) || ((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&q_78[30:23]) && (q_78[22:0] == 23'h000000))) && (!(r_76[31] == q_78[31])))), (((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) ? (r_76 | 32'h00400000) : (((&q_78[30:23]) && (!(q_78[22:0] == 23'h000000))) ? (q_78 | 32'h00400000) : (((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&q_78[30:23]) && (q_78[22:0] == 23'h000000))) && (!(r_76[31] == q_78[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_82 = v11_d_5;
+    assign fnan_84 = u6_fp_add_result;
+    assign fov_85 = {((((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000))) || ((&q_83[30:23]) && (!(q_83[22:0] == 23'h000000)))) || ((((&r_81[30:23]) && (r_81[22:0] == 23'h000000)) && ((&q_83[30:23]) && (q_83[22:0] == 23'h000000))) && (!(r_81[31] == q_83[31])))), (((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000))) ? (r_81 | 32'h00400000) : (((&q_83[30:23]) && (!(q_83[22:0] == 23'h000000))) ? (q_83 | 32'h00400000) : (((((&r_81[30:23]) && (r_81[22:0] == 23'h000000)) && ((&q_83[30:23]) && (q_83[22:0] == 23'h000000))) && (!(r_81[31] == q_83[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_87 = v12_d_6;
     assign fnan_89 = u6_fp_add_result;
-    assign fov_90 = {((((&w_87[30:23]) && (!(w_87[22:0] == 23'h000000))) || ((&w_88[30:23]) && (!(w_88[22:0] == 23'h000000)))) || ((((&w_87[30:23]) && (w_87[22:0] == 23'h000000)) && ((&w_88[30:23]) && (w_88[22:0] == 23'h000000))) && (!(w_87[31] == w_88[31])))), (((&w_87[30:23]) && (!(w_87[22:0] == 23'h000000))) ? (w_87 | 32'h00400000) : (((&w_88[30:23]) && (!(w_88[22:0] == 23'h000000))) ? (w_88 | 32'h00400000) : (((((&w_87[30:23]) && (w_87[22:0] == 23'h000000)) && ((&w_88[30:23]) && (w_88[22:0] == 23'h000000))) && (!(w_87[31] == w_88[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_92 = v8_d_2;
+    assign fov_90 = {((((&r_86[30:23]) && (!(r_86[22:0] == 23'h000000))) || ((&q_88[30:23]) && (!(q_88[22:0] == 23'h000000)))) || ((((&r_86[30:23]) && (r_86[22:0] == 23'h000000)) && ((&q_88[30:23]) && (q_88[22:0] == 23'h000000))) && (!(r_86[31] == q_88[31])))), (((&r_86[30:23]) && (!(r_86[22:0] == 23'h000000))) ? (r_86 | 32'h00400000) : (((&q_88[30:23]) && (!(q_88[22:0] == 23'h000000))) ? (q_88 | 32'h00400000) : (((((&r_86[30:23]) && (r_86[22:0] == 23'h000000)) && ((&q_88[30:23]) && (q_88[22:0] == 23'h000000))) && (!(r_86[31] == q_88[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_92 = v13_d_7;
     assign fnan_94 = u6_fp_add_result;
     assign fov_95 = {((((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) || ((&q_93[30:23]) && (!(q_93[22:0] == 23'h000000)))) || ((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&q_93[30:23]) && (q_93[22:0] == 23'h000000))) && (!(r_91[31] == q_93[31])))), (((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) ? (r_91 | 32'h00400000) : (((&q_93[30:23]) && (!(q_93[22:0] == 23'h000000))) ? (q_93 | 32'h00400000) : (((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&q_93[30:23]) && (q_93[22:0] == 23'h000000))) && (!(r_91[31] == q_93[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_97 = v9_d_3;
-    assign fnan_99 = u6_fp_add_result;
-    assign fov_100 = {((((&r_96[30:23]) && (!(r_96[22:0] == 23'h000000))) || ((&q_98[30:23]) && (!(q_98[22:0] == 23'h000000)))) || ((((&r_96[30:23]) && (r_96[22:0] == 23'h000000)) && ((&q_98[30:23]) && (q_98[22:0] == 23'h000000))) && (!(r_96[31] == q_98[31])))), (((&r_96[30:23]) && (!(r_96[22:0] == 23'h000000))) ? (r_96 | 32'h00400000) : (((&q_98[30:23]) && (!(q_98[22:0] == 23'h000000))) ? (q_98 | 32'h00400000) : (((((&r_96[30:23]) && (r_96[22:0] == 23'h000000)) && ((&q_98[30:23]) && (q_98[22:0] == 23'h000000))) && (!(r_96[31] == q_98[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_102 = v10_d_4;
-    assign fnan_104 = u6_fp_add_result;
-    assign fov_105 = {((((&r_101[30:23]) && (!(r_101[22:0] == 23'h000000))) || ((&q_103[30:23]) && (!(q_103[22:0] == 23'h000000)))) || ((((&r_101[30:23]) && (r_101[22:0] == 23'h000000)) && ((&q_103[30:23]) && (q_103[22:0] == 23'h000000))) && (!(r_101[31] == q_103[31])))), (((&r_101[30:23]) && (!(r_101[22:0] == 23'h000000))) ? (r_101 | 32'h00400000) : (((&q_103[30:23]) && (!(q_103[22:0] == 23'h000000))) ? (q_103 | 32'h00400000) : (((((&r_101[30:23]) && (r_101[22:0] == 23'h000000)) && ((&q_103[30:23]) && (q_103[22:0] == 23'h000000))) && (!(r_101[31] == q_103[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_107 = v11_d_5;
-    assign fnan_109 = u6_fp_add_result;
-    assign fov_110 = {((((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) || ((&q_108[30:23]) && (!(q_108[22:0] == 23'h000000)))) || ((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&q_108[30:23]) && (q_108[22:0] == 23'h000000))) && (!(r_106[31] == q_108[31])))), (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((&q_108[30:23]) && (!(q_108[22:0] == 23'h000000))) ? (q_108 | 32'h00400000) : (((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&q_108[30:23]) && (q_108[22:0] == 23'h000000))) && (!(r_106[31] == q_108[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_112 = v12_d_6;
+    assign w_97 = {32'h00000000, out_base};
+    assign w_98 = 64'h0000000000000004;
+    assign w_99 = (w_97 + w_98);
+    assign w_100 = {32'h00000000, x_base};
+    assign v_102 = ld_101[31:0];
+    assign w_103 = {32'h00000000, c_base};
+    assign v_105 = ld_104[31:0];
+
+    ohls_fp_mul u7_fp_mul (
+        .clk(clk),
+        .rst(rst),
+        .en(1'h1),
+        .in_valid(go_106),
+        .a(v_102),
+        .b(v_105),
+        .out_valid(u7_fp_mul_valid),
+        .result(u7_fp_mul_result)
+    );
+    assign fnan_107 = u7_fp_mul_result;
+    assign fov_108 = {((((&v_102[30:23]) && (!(v_102[22:0] == 23'h000000))) || ((&v_105[30:23]) && (!(v_105[22:0] == 23'h000000)))) || ((((&v_102[30:23]) && (v_102[22:0] == 23'h000000)) && (v_105[30:0] == 31'h00000000)) || ((v_102[30:0] == 31'h00000000) && ((&v_105[30:23]) && (v_105[22:0] == 23'h000000))))), (((&v_102[30:23]) && (!(v_102[22:0] == 23'h000000))) ? (v_102 | 32'h00400000) : (((&v_105[30:23]) && (!(v_105[22:0] == 23'h000000))) ? (v_105 | 32'h00400000) : (((((&v_102[30:23]) && (v_102[22:0] == 23'h000000)) && (v_105[30:0] == 31'h00000000)) || ((v_102[30:0] == 31'h00000000) && ((&v_105[30:23]) && (v_105[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_110 = (w_100 + w_98);
+    assign v_113 = ld_112[31:0];
     assign fnan_114 = u6_fp_add_result;
-    assign fov_115 = {((((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000))) || ((&q_113[30:23]) && (!(q_113[22:0] == 23'h000000)))) || ((((&r_111[30:23]) && (r_111[22:0] == 23'h000000)) && ((&q_113[30:23]) && (q_113[22:0] == 23'h000000))) && (!(r_111[31] == q_113[31])))), (((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000))) ? (r_111 | 32'h00400000) : (((&q_113[30:23]) && (!(q_113[22:0] == 23'h000000))) ? (q_113 | 32'h00400000) : (((((&r_111[30:23]) && (r_111[22:0] == 23'h000000)) && ((&q_113[30:23]) && (q_113[22:0] == 23'h000000))) && (!(r_111[31] == q_113[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_117 = v13_d_7;
-    assign fnan_119 = u6_fp_add_result;
-    assign fov_120 = {((((&r_116[30:23]) && (!(r_116[22:0] == 23'h000000))) || ((&q_118[30:23]) && (!(q_118[22:0] == 23'h000000)))) || ((((&r_116[30:23]) && (r_116[22:0] == 23'h000000)) && ((&q_118[30:23]) && (q_118[22:0] == 23'h000000))) && (!(r_116[31] == q_118[31])))), (((&r_116[30:23]) && (!(r_116[22:0] == 23'h000000))) ? (r_116 | 32'h00400000) : (((&q_118[30:23]) && (!(q_118[22:0] == 23'h000000))) ? (q_118 | 32'h00400000) : (((((&r_116[30:23]) && (r_116[22:0] == 23'h000000)) && ((&q_118[30:23]) && (q_118[22:0] == 23'h000000))) && (!(r_116[31] == q_118[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fov_115 = {((((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) || ((&v_113[30:23]) && (!(v_113[22:0] == 23'h000000)))) || ((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&v_113[30:23]) && (v_113[22:0] == 23'h000000))) && (!(r_109[31] == v_113[31])))), (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((&v_113[30:23]) && (!(v_113[22:0] == 23'h000000))) ? (v_113 | 32'h00400000) : (((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&v_113[30:23]) && (v_113[22:0] == 23'h000000))) && (!(r_109[31] == v_113[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_118 = 32'h3f800000;
+    assign w_119 = 32'h00000000;
+    assign w_120 = 32'h00000000;
     assign p2_en = (!p2_stall);
-    assign pv_122 = v3_i;
-    assign w_123 = arg_n;
-    assign pw_124 = ((pv_122 ^ 32'h80000000) < (w_123 ^ 32'h80000000));
-    assign w_126 = {32'h00000000, x_base};
-    assign pv_127 = v3_i;
-    assign pw_128 = {{32{pv_127[31]}}, pv_127[31:0]};
-    assign w_129 = 64'h0000000000000004;
-    assign pw_130 = $unsigned($signed(pw_128) * $signed(w_129));
-    assign pw_131 = (w_126 + pw_130);
-    assign pld_132 = x_ld_resp_data;
-    assign w_133 = {32'h00000000, c_base};
-    assign pw_134 = (w_133 + pw_130);
-    assign pld_135 = c_ld_resp_data;
-    assign go_136 = 1'h1;
+    assign pv_121 = v3_i;
+    assign w_122 = arg_n;
+    assign pw_123 = ((pv_121 ^ 32'h80000000) < (w_122 ^ 32'h80000000));
+    assign w_125 = {32'h00000000, x_base};
+    assign pv_126 = v3_i;
+    assign pw_127 = {{32{pv_126[31]}}, pv_126[31:0]};
+    assign w_128 = 64'h0000000000000004;
+    assign pw_129 = $unsigned($signed(pw_127) * $signed(w_128));
+    assign pw_130 = (w_125 + pw_129);
+    assign pld_131 = x_ld_resp_data;
+    assign w_132 = {32'h00000000, c_base};
+    assign pw_133 = (w_132 + pw_129);
+    assign pld_134 = c_ld_resp_data;
+    assign go_135 = 1'h1;
 
     ohls_fp_mul p2u1_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_136),
-        .a(pld_132),
-        .b(pld_135),
+        .in_valid(go_135),
+        .a(pld_131),
+        .b(pld_134),
         .out_valid(p2u1_fp_mul_valid),
         .result(p2u1_fp_mul_result)
     );
-    assign fnan_137 = p2u1_fp_mul_result;
-    assign fov_138 = {((((&pld_132[30:23]) && (!(pld_132[22:0] == 23'h000000))) || ((&pld_135[30:23]) && (!(pld_135[22:0] == 23'h000000)))) || ((((&pld_132[30:23]) && (pld_132[22:0] == 23'h000000)) && (pld_135[30:0] == 31'h00000000)) || ((pld_132[30:0] == 31'h00000000) && ((&pld_135[30:23]) && (pld_135[22:0] == 23'h000000))))), (((&pld_132[30:23]) && (!(pld_132[22:0] == 23'h000000))) ? (pld_132 | 32'h00400000) : (((&pld_135[30:23]) && (!(pld_135[22:0] == 23'h000000))) ? (pld_135 | 32'h00400000) : (((((&pld_132[30:23]) && (pld_132[22:0] == 23'h000000)) && (pld_135[30:0] == 31'h00000000)) || ((pld_132[30:0] == 31'h00000000) && ((&pld_135[30:23]) && (pld_135[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_143 = (pd_142[32] ? pd_142[31:0] : fnan_137);
-    assign go_146 = 1'h1;
+    assign fnan_136 = p2u1_fp_mul_result;
+    assign fov_137 = {((((&pld_131[30:23]) && (!(pld_131[22:0] == 23'h000000))) || ((&pld_134[30:23]) && (!(pld_134[22:0] == 23'h000000)))) || ((((&pld_131[30:23]) && (pld_131[22:0] == 23'h000000)) && (pld_134[30:0] == 31'h00000000)) || ((pld_131[30:0] == 31'h00000000) && ((&pld_134[30:23]) && (pld_134[22:0] == 23'h000000))))), (((&pld_131[30:23]) && (!(pld_131[22:0] == 23'h000000))) ? (pld_131 | 32'h00400000) : (((&pld_134[30:23]) && (!(pld_134[22:0] == 23'h000000))) ? (pld_134 | 32'h00400000) : (((((&pld_131[30:23]) && (pld_131[22:0] == 23'h000000)) && (pld_134[30:0] == 31'h00000000)) || ((pld_131[30:0] == 31'h00000000) && ((&pld_134[30:23]) && (pld_134[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_142 = (pd_141[32] ? pd_141[31:0] : fnan_136);
+    assign go_145 = 1'h1;
 
     ohls_fp_add p2u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_146),
-        .a(pq_145),
-        .b(pw_143),
+        .in_valid(go_145),
+        .a(pq_144),
+        .b(pw_142),
         .sub(1'h0),
         .out_valid(p2u2_fp_add_valid),
         .result(p2u2_fp_add_result)
     );
-    assign fnan_147 = p2u2_fp_add_result;
-    assign fov_148 = {((((&pq_145[30:23]) && (!(pq_145[22:0] == 23'h000000))) || ((&pw_143[30:23]) && (!(pw_143[22:0] == 23'h000000)))) || ((((&pq_145[30:23]) && (pq_145[22:0] == 23'h000000)) && ((&pw_143[30:23]) && (pw_143[22:0] == 23'h000000))) && (!(pq_145[31] == pw_143[31])))), (((&pq_145[30:23]) && (!(pq_145[22:0] == 23'h000000))) ? (pq_145 | 32'h00400000) : (((&pw_143[30:23]) && (!(pw_143[22:0] == 23'h000000))) ? (pw_143 | 32'h00400000) : (((((&pq_145[30:23]) && (pq_145[22:0] == 23'h000000)) && ((&pw_143[30:23]) && (pw_143[22:0] == 23'h000000))) && (!(pq_145[31] == pw_143[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_155 = (pd_154[32] ? pd_154[31:0] : fnan_147);
-    assign pv_163 = v3_i;
-    assign w_164 = 32'h00000001;
-    assign pw_165 = (pv_163 + w_164);
-    assign pv_125 = ((p2_valid[47] && 1'h1) ? pv_156 : v2_d);
-    assign pv_156 = ((p2_valid[48] && 1'h1) ? pv_157 : v7_d_1);
-    assign pv_157 = ((p2_valid[49] && 1'h1) ? pv_158 : v8_d_2);
-    assign pv_158 = ((p2_valid[50] && 1'h1) ? pv_159 : v9_d_3);
-    assign pv_159 = ((p2_valid[51] && 1'h1) ? pv_160 : v10_d_4);
-    assign pv_160 = ((p2_valid[52] && 1'h1) ? pv_161 : v11_d_5);
-    assign pv_161 = ((p2_valid[53] && 1'h1) ? pv_162 : v12_d_6);
-    assign pv_162 = ((p2_valid[54] && 1'h1) ? pw_155 : v13_d_7);
-    assign p2_stall = ((((((p2_valid[0] && 1'h1) && pw_124) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_124) && (!c_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!c_ld_resp_valid)));
-    assign w_166 = 32'h80000000;
-    assign w_167 = 32'h00000000;
-    assign w_168 = 32'h00000000;
-    assign w_169 = v1_i;
-    assign w_170 = arg_n;
-    assign w_171 = ((w_169 ^ 32'h80000000) < (w_170 ^ 32'h80000000));
-    assign w_173 = v1_i;
-    assign w_174 = 32'h00000001;
-    assign w_175 = (w_173 + w_174);
-    assign w_176 = v0_s;
-    assign w_177 = arg_a;
-    assign w_178 = {32'h00000000, x_base};
-    assign w_179 = v1_i;
-    assign w_180 = {{32{w_179[31]}}, w_179[31:0]};
-    assign w_181 = 64'h0000000000000004;
-    assign w_182 = $unsigned($signed(w_180) * $signed(w_181));
-    assign w_183 = (w_178 + w_182);
-    assign v_185 = ld_184[31:0];
+    assign fnan_146 = p2u2_fp_add_result;
+    assign fov_147 = {((((&pq_144[30:23]) && (!(pq_144[22:0] == 23'h000000))) || ((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000)))) || ((((&pq_144[30:23]) && (pq_144[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pq_144[31] == pw_142[31])))), (((&pq_144[30:23]) && (!(pq_144[22:0] == 23'h000000))) ? (pq_144 | 32'h00400000) : (((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000))) ? (pw_142 | 32'h00400000) : (((((&pq_144[30:23]) && (pq_144[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pq_144[31] == pw_142[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_154 = (pd_153[32] ? pd_153[31:0] : fnan_146);
+    assign pv_162 = v3_i;
+    assign w_163 = 32'h00000001;
+    assign pw_164 = (pv_162 + w_163);
+    assign pv_124 = ((p2_valid[47] && 1'h1) ? pv_155 : v2_d);
+    assign pv_155 = ((p2_valid[48] && 1'h1) ? pv_156 : v7_d_1);
+    assign pv_156 = ((p2_valid[49] && 1'h1) ? pv_157 : v8_d_2);
+    assign pv_157 = ((p2_valid[50] && 1'h1) ? pv_158 : v9_d_3);
+    assign pv_158 = ((p2_valid[51] && 1'h1) ? pv_159 : v10_d_4);
+    assign pv_159 = ((p2_valid[52] && 1'h1) ? pv_160 : v11_d_5);
+    assign pv_160 = ((p2_valid[53] && 1'h1) ? pv_161 : v12_d_6);
+    assign pv_161 = ((p2_valid[54] && 1'h1) ? pw_154 : v13_d_7);
+    assign p2_stall = ((((((p2_valid[0] && 1'h1) && pw_123) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_123) && (!c_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!c_ld_resp_valid)));
+    assign w_165 = 32'h00000000;
+    assign w_166 = 32'h00000000;
+    assign w_167 = 32'h80000000;
+    assign w_168 = v1_i;
+    assign w_169 = arg_n;
+    assign w_170 = ((w_168 ^ 32'h80000000) < (w_169 ^ 32'h80000000));
+    assign w_172 = v1_i;
+    assign w_173 = 32'h00000001;
+    assign w_174 = (w_172 + w_173);
+    assign w_175 = v0_s;
+    assign w_176 = arg_a;
+    assign w_177 = {32'h00000000, x_base};
+    assign w_178 = v1_i;
+    assign w_179 = {{32{w_178[31]}}, w_178[31:0]};
+    assign w_180 = 64'h0000000000000004;
+    assign w_181 = $unsigned($signed(w_179) * $signed(w_180));
+    assign w_182 = (w_177 + w_181);
+    assign v_184 = ld_183[31:0];
 
     ohls_fp_fma u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_187),
-        .a(q_186),
-        .b(w_177),
-        .c(v_185),
+        .in_valid(go_186),
+        .a(q_185),
+        .b(w_176),
+        .c(v_184),
         .out_valid(u5_fp_fma_valid),
         .result(u5_fp_fma_result)
     );
-    assign bi_188 = u5_fp_fma_result;
-    assign bi_189 = q_186;
-    assign bi_190 = w_177;
-    assign bi_191 = v_185;
-    assign fov_192 = {((((((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000))) || ((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000)))) || ((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) && (bi_190[30:0] == 31'h00000000)) || ((bi_189[30:0] == 31'h00000000) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))))) || ((&bi_191[30:23]) && (!(bi_191[22:0] == 23'h000000)))) || (((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) || ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((&bi_191[30:23]) && (bi_191[22:0] == 23'h000000))) && ((bi_189[31] ^ bi_190[31]) != bi_191[31]))), (((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000))) ? (bi_189 | 32'h00400000) : (((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000))) ? (bi_190 | 32'h00400000) : (((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) && (bi_190[30:0] == 31'h00000000)) || ((bi_189[30:0] == 31'h00000000) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_191[30:23]) && (!(bi_191[22:0] == 23'h000000))) ? (bi_191 | 32'h00400000) : ((((((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)) || ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((&bi_191[30:23]) && (bi_191[22:0] == 23'h000000))) && ((bi_189[31] ^ bi_190[31]) != bi_191[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign w_194 = {32'h00000000, y_base};
-    assign w_195 = (w_194 + w_182);
+    assign bi_187 = u5_fp_fma_result;
+    assign bi_188 = q_185;
+    assign bi_189 = w_176;
+    assign bi_190 = v_184;
+    assign fov_191 = {((((((&bi_188[30:23]) && (!(bi_188[22:0] == 23'h000000))) || ((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000)))) || ((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) && (bi_189[30:0] == 31'h00000000)) || ((bi_188[30:0] == 31'h00000000) && ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))))) || ((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000)))) || (((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) || ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((bi_188[31] ^ bi_189[31]) != bi_190[31]))), (((&bi_188[30:23]) && (!(bi_188[22:0] == 23'h000000))) ? (bi_188 | 32'h00400000) : (((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000))) ? (bi_189 | 32'h00400000) : (((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) && (bi_189[30:0] == 31'h00000000)) || ((bi_188[30:0] == 31'h00000000) && ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000))) ? (bi_190 | 32'h00400000) : ((((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) || ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((bi_188[31] ^ bi_189[31]) != bi_190[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign w_193 = {32'h00000000, y_base};
+    assign w_194 = (w_193 + w_181);
     assign p1_en = (!p1_stall);
-    assign pv_197 = v1_i;
-    assign w_198 = arg_n;
-    assign pw_199 = ((pv_197 ^ 32'h80000000) < (w_198 ^ 32'h80000000));
-    assign w_201 = arg_a;
-    assign w_202 = {32'h00000000, x_base};
-    assign pv_203 = v1_i;
-    assign pw_204 = {{32{pv_203[31]}}, pv_203[31:0]};
-    assign w_205 = 64'h0000000000000004;
-    assign pw_206 = $unsigned($signed(pw_204) * $signed(w_205));
-    assign pw_207 = (w_202 + pw_206);
-    assign pld_208 = x_ld_resp_data;
-    assign go_209 = (p1_slot == 3'h4);
+    assign pv_196 = v1_i;
+    assign w_197 = arg_n;
+    assign pw_198 = ((pv_196 ^ 32'h80000000) < (w_197 ^ 32'h80000000));
+    assign w_200 = arg_a;
+    assign w_201 = {32'h00000000, x_base};
+    assign pv_202 = v1_i;
+    assign pw_203 = {{32{pv_202[31]}}, pv_202[31:0]};
+    assign w_204 = 64'h0000000000000004;
+    assign pw_205 = $unsigned($signed(pw_203) * $signed(w_204));
+    assign pw_206 = (w_201 + pw_205);
+    assign pld_207 = x_ld_resp_data;
+    assign go_208 = (p1_slot == 3'h4);
 
     ohls_fp_fma p1u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_209),
-        .a(pv_200),
-        .b(w_201),
-        .c(pld_208),
+        .in_valid(go_208),
+        .a(pv_199),
+        .b(w_200),
+        .c(pld_207),
         .out_valid(p1u0_fp_fma_valid),
         .result(p1u0_fp_fma_result)
     );
-    assign bi_210 = p1u0_fp_fma_result;
-    assign bi_211 = pv_200;
-    assign bi_212 = w_201;
-    assign bi_213 = pld_208;
-    assign fov_214 = {((((((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000))) || ((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000)))) || ((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) && (bi_212[30:0] == 31'h00000000)) || ((bi_211[30:0] == 31'h00000000) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))))) || ((&bi_213[30:23]) && (!(bi_213[22:0] == 23'h000000)))) || (((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) || ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((&bi_213[30:23]) && (bi_213[22:0] == 23'h000000))) && ((bi_211[31] ^ bi_212[31]) != bi_213[31]))), (((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000))) ? (bi_211 | 32'h00400000) : (((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000))) ? (bi_212 | 32'h00400000) : (((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) && (bi_212[30:0] == 31'h00000000)) || ((bi_211[30:0] == 31'h00000000) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_213[30:23]) && (!(bi_213[22:0] == 23'h000000))) ? (bi_213 | 32'h00400000) : ((((((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)) || ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((&bi_213[30:23]) && (bi_213[22:0] == 23'h000000))) && ((bi_211[31] ^ bi_212[31]) != bi_213[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_220 = (pd_219[32] ? pd_219[31:0] : bi_210);
-    assign w_221 = {32'h00000000, y_base};
-    assign pw_222 = (w_221 + pw_206);
-    assign pv_233 = v1_i;
-    assign w_234 = 32'h00000001;
-    assign pw_235 = (pv_233 + w_234);
-    assign pv_200 = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_220 : v0_s);
-    assign p1_stall = (((((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) && (!x_ld_req_ready)) || ((p1_valid[8] && (p1_slot == 3'h4)) && (!x_ld_resp_valid))) || ((p1_valid[9] && (p1_slot == 3'h4)) && (!y_st_req_ready)));
+    assign bi_209 = p1u0_fp_fma_result;
+    assign bi_210 = pv_199;
+    assign bi_211 = w_200;
+    assign bi_212 = pld_207;
+    assign fov_213 = {((((((&bi_210[30:23]) && (!(bi_210[22:0] == 23'h000000))) || ((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000)))) || ((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) && (bi_211[30:0] == 31'h00000000)) || ((bi_210[30:0] == 31'h00000000) && ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))))) || ((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000)))) || (((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) || ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((bi_210[31] ^ bi_211[31]) != bi_212[31]))), (((&bi_210[30:23]) && (!(bi_210[22:0] == 23'h000000))) ? (bi_210 | 32'h00400000) : (((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000))) ? (bi_211 | 32'h00400000) : (((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) && (bi_211[30:0] == 31'h00000000)) || ((bi_210[30:0] == 31'h00000000) && ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000))) ? (bi_212 | 32'h00400000) : ((((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) || ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((bi_210[31] ^ bi_211[31]) != bi_212[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_219 = (pd_218[32] ? pd_218[31:0] : bi_209);
+    assign w_220 = {32'h00000000, y_base};
+    assign pw_221 = (w_220 + pw_205);
+    assign pv_232 = v1_i;
+    assign w_233 = 32'h00000001;
+    assign pw_234 = (pv_232 + w_233);
+    assign pv_199 = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_219 : v0_s);
+    assign p1_stall = (((((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) && (!x_ld_req_ready)) || ((p1_valid[8] && (p1_slot == 3'h4)) && (!x_ld_resp_valid))) || ((p1_valid[9] && (p1_slot == 3'h4)) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
+    assign w_235 = 32'h00000000;
     assign w_236 = 32'h00000000;
-    assign w_237 = 32'h00000000;
-    assign w_238 = 64'h0000000000000000;
+    assign w_237 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -681,12 +677,12 @@ module mad_recurrence_datapath (
             p3_slot <= 3'h0;
             p3_go <= 1'h0;
             p3_drain <= 4'h0;
+            u6_fp_add_issued <= 1'h0;
             x_rd_issued <= 1'h0;
             x_rd_beat <= 8'h00;
             c_rd_issued <= 1'h0;
             c_rd_beat <= 8'h00;
             u7_fp_mul_issued <= 1'h0;
-            u6_fp_add_issued <= 1'h0;
             p2_valid <= 55'h00000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
@@ -710,18 +706,18 @@ module mad_recurrence_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h002e;
+            if (((state == 16'h0000) && start)) state <= 16'h002b;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h002d);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h002a);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if ((state == 16'h0003)) state <= 16'h0006;
-            if ((state == 16'h0004)) state <= (q_5 ? 16'h002c : 16'h0001);
+            if ((state == 16'h0004)) state <= (q_5 ? 16'h0029 : 16'h0001);
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
@@ -762,231 +758,227 @@ module mad_recurrence_datapath (
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) p3_slot <= ((p3_slot == 3'h4) ? 3'h0 : (p3_slot + 3'h1));  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && (((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 4'h0)) && c_ld_idle) && x_ld_idle))) state <= 16'h0008;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:23:5
-            if (((state == 16'h000c) && (((state == 16'h000c) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:23:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:23:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:23:5
-            if (((state == 16'h000c) && ((((state == 16'h000c) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h0013;  // mad_recurrence.cl:23:5
-            if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:14
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_67 <= x_rd_data;  // mad_recurrence.cl:26:14
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:14
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:14
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:14
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000e;  // mad_recurrence.cl:26:14
-            if (((state == 16'h000e) && ((((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && c_rd_cmd_ready))) c_rd_issued <= 1'h1;  // mad_recurrence.cl:26:21
-            if (((state == 16'h000e) && (((state == 16'h000e) && c_rd_issued) && c_rd_valid))) ld_70 <= c_rd_data;  // mad_recurrence.cl:26:21
-            if (((state == 16'h000e) && (((state == 16'h000e) && c_rd_issued) && c_rd_valid))) c_rd_beat <= (c_rd_beat + 8'h01);  // mad_recurrence.cl:26:21
-            if (((state == 16'h000e) && ((((state == 16'h000e) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_beat <= 8'h00;  // mad_recurrence.cl:26:21
-            if (((state == 16'h000e) && ((((state == 16'h000e) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_issued <= 1'h0;  // mad_recurrence.cl:26:21
-            if (((state == 16'h000e) && ((((state == 16'h000e) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) state <= 16'h0010;  // mad_recurrence.cl:26:21
-            if (((state == 16'h000f) && 1'h1)) u7_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000f) && u7_fp_mul_valid)) u7_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000f) && u7_fp_mul_valid)) r_75 <= (fov_74[32] ? fov_74[31:0] : fnan_73);
-            if (((state == 16'h000f) && u7_fp_mul_valid)) state <= 16'h0011;
-            if (((state == 16'h0010) && ((((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:28
-            if (((state == 16'h0010) && (((state == 16'h0010) && x_rd_issued) && x_rd_valid))) ld_78 <= x_rd_data;  // mad_recurrence.cl:26:28
-            if (((state == 16'h0010) && (((state == 16'h0010) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:28
-            if (((state == 16'h0010) && ((((state == 16'h0010) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:28
-            if (((state == 16'h0010) && ((((state == 16'h0010) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:28
-            if (((state == 16'h0010) && ((((state == 16'h0010) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // mad_recurrence.cl:26:28
+            if (((state == 16'h000c) && 1'h1)) u6_fp_add_issued <= 1'h1;
+            if (((state == 16'h000c) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
+            if (((state == 16'h000c) && u6_fp_add_valid)) v4_u <= w_118;
+            if (((state == 16'h000c) && u6_fp_add_valid)) v5_v <= w_119;
+            if (((state == 16'h000c) && u6_fp_add_valid)) v6_i <= w_120;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_68 <= w_67;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_73 <= w_72;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_78 <= w_77;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_83 <= w_82;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_88 <= w_87;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_93 <= w_92;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_111 <= w_110;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_117 <= w_99;
+            if (((state == 16'h000c) && u6_fp_add_valid)) r_66 <= (fov_65[32] ? fov_65[31:0] : fnan_64);
+            if (((state == 16'h000c) && u6_fp_add_valid)) state <= 16'h000d;
+            if (((state == 16'h000d) && 1'h1)) u6_fp_add_issued <= 1'h1;
+            if (((state == 16'h000d) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
+            if (((state == 16'h000d) && u6_fp_add_valid)) r_71 <= (fov_70[32] ? fov_70[31:0] : fnan_69);
+            if (((state == 16'h000d) && u6_fp_add_valid)) state <= 16'h000e;
+            if (((state == 16'h000e) && 1'h1)) u6_fp_add_issued <= 1'h1;
+            if (((state == 16'h000e) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
+            if (((state == 16'h000e) && u6_fp_add_valid)) r_76 <= (fov_75[32] ? fov_75[31:0] : fnan_74);
+            if (((state == 16'h000e) && u6_fp_add_valid)) state <= 16'h000f;
+            if (((state == 16'h000f) && 1'h1)) u6_fp_add_issued <= 1'h1;
+            if (((state == 16'h000f) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
+            if (((state == 16'h000f) && u6_fp_add_valid)) r_81 <= (fov_80[32] ? fov_80[31:0] : fnan_79);
+            if (((state == 16'h000f) && u6_fp_add_valid)) state <= 16'h0010;
+            if (((state == 16'h0010) && 1'h1)) u6_fp_add_issued <= 1'h1;
+            if (((state == 16'h0010) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
+            if (((state == 16'h0010) && u6_fp_add_valid)) r_86 <= (fov_85[32] ? fov_85[31:0] : fnan_84);
+            if (((state == 16'h0010) && u6_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0011) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0011) && u6_fp_add_valid)) r_82 <= (fov_81[32] ? fov_81[31:0] : fnan_80);
+            if (((state == 16'h0011) && u6_fp_add_valid)) r_91 <= (fov_90[32] ? fov_90[31:0] : fnan_89);
             if (((state == 16'h0011) && u6_fp_add_valid)) state <= 16'h0012;
-            if (((state == 16'h0012) && ((((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:26:5
-            if (((state == 16'h0012) && (((state == 16'h0012) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:26:5
-            if (((state == 16'h0012) && ((((state == 16'h0012) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:26:5
-            if (((state == 16'h0012) && ((((state == 16'h0012) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:26:5
-            if (((state == 16'h0012) && ((((state == 16'h0012) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h000a;  // mad_recurrence.cl:26:5
-            if ((state == 16'h0013)) v4_u <= w_84;
-            if ((state == 16'h0013)) v5_v <= w_85;
-            if ((state == 16'h0013)) v6_i <= w_86;
-            if ((state == 16'h0013)) q_77 <= w_76;
-            if ((state == 16'h0013)) q_83 <= w_65;
-            if ((state == 16'h0013)) state <= 16'h000d;
-            if (((state == 16'h0014) && 1'h1)) u6_fp_add_issued <= 1'h1;
-            if (((state == 16'h0014) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_93 <= w_92;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_98 <= w_97;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_103 <= w_102;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_108 <= w_107;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_113 <= w_112;
-            if (((state == 16'h0014) && u6_fp_add_valid)) q_118 <= w_117;
-            if (((state == 16'h0014) && u6_fp_add_valid)) r_91 <= (fov_90[32] ? fov_90[31:0] : fnan_89);
-            if (((state == 16'h0014) && u6_fp_add_valid)) state <= 16'h0015;
-            if (((state == 16'h0015) && 1'h1)) u6_fp_add_issued <= 1'h1;
-            if (((state == 16'h0015) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0015) && u6_fp_add_valid)) r_96 <= (fov_95[32] ? fov_95[31:0] : fnan_94);
-            if (((state == 16'h0015) && u6_fp_add_valid)) state <= 16'h0016;
-            if (((state == 16'h0016) && 1'h1)) u6_fp_add_issued <= 1'h1;
-            if (((state == 16'h0016) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u6_fp_add_valid)) r_101 <= (fov_100[32] ? fov_100[31:0] : fnan_99);
-            if (((state == 16'h0016) && u6_fp_add_valid)) state <= 16'h0017;
-            if (((state == 16'h0017) && 1'h1)) u6_fp_add_issued <= 1'h1;
-            if (((state == 16'h0017) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0017) && u6_fp_add_valid)) r_106 <= (fov_105[32] ? fov_105[31:0] : fnan_104);
-            if (((state == 16'h0017) && u6_fp_add_valid)) state <= 16'h0018;
+            if (((state == 16'h0012) && 1'h1)) u6_fp_add_issued <= 1'h1;
+            if (((state == 16'h0012) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
+            if (((state == 16'h0012) && u6_fp_add_valid)) r_96 <= (fov_95[32] ? fov_95[31:0] : fnan_94);
+            if (((state == 16'h0012) && u6_fp_add_valid)) state <= 16'h0013;
+            if (((state == 16'h0013) && ((((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:23:5
+            if (((state == 16'h0013) && (((state == 16'h0013) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:23:5
+            if (((state == 16'h0013) && ((((state == 16'h0013) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:23:5
+            if (((state == 16'h0013) && ((((state == 16'h0013) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:23:5
+            if (((state == 16'h0013) && ((((state == 16'h0013) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h0014;  // mad_recurrence.cl:23:5
+            if (((state == 16'h0014) && ((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:14
+            if (((state == 16'h0014) && (((state == 16'h0014) && x_rd_issued) && x_rd_valid))) ld_101 <= x_rd_data;  // mad_recurrence.cl:26:14
+            if (((state == 16'h0014) && (((state == 16'h0014) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:14
+            if (((state == 16'h0014) && ((((state == 16'h0014) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:14
+            if (((state == 16'h0014) && ((((state == 16'h0014) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:14
+            if (((state == 16'h0014) && ((((state == 16'h0014) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0015;  // mad_recurrence.cl:26:14
+            if (((state == 16'h0015) && ((((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && c_rd_cmd_ready))) c_rd_issued <= 1'h1;  // mad_recurrence.cl:26:21
+            if (((state == 16'h0015) && (((state == 16'h0015) && c_rd_issued) && c_rd_valid))) ld_104 <= c_rd_data;  // mad_recurrence.cl:26:21
+            if (((state == 16'h0015) && (((state == 16'h0015) && c_rd_issued) && c_rd_valid))) c_rd_beat <= (c_rd_beat + 8'h01);  // mad_recurrence.cl:26:21
+            if (((state == 16'h0015) && ((((state == 16'h0015) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_beat <= 8'h00;  // mad_recurrence.cl:26:21
+            if (((state == 16'h0015) && ((((state == 16'h0015) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_issued <= 1'h0;  // mad_recurrence.cl:26:21
+            if (((state == 16'h0015) && ((((state == 16'h0015) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) state <= 16'h0017;  // mad_recurrence.cl:26:21
+            if (((state == 16'h0016) && 1'h1)) u7_fp_mul_issued <= 1'h1;
+            if (((state == 16'h0016) && u7_fp_mul_valid)) u7_fp_mul_issued <= 1'h0;
+            if (((state == 16'h0016) && u7_fp_mul_valid)) r_109 <= (fov_108[32] ? fov_108[31:0] : fnan_107);
+            if (((state == 16'h0016) && u7_fp_mul_valid)) state <= 16'h0018;
+            if (((state == 16'h0017) && ((((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:28
+            if (((state == 16'h0017) && (((state == 16'h0017) && x_rd_issued) && x_rd_valid))) ld_112 <= x_rd_data;  // mad_recurrence.cl:26:28
+            if (((state == 16'h0017) && (((state == 16'h0017) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:28
+            if (((state == 16'h0017) && ((((state == 16'h0017) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:28
+            if (((state == 16'h0017) && ((((state == 16'h0017) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:28
+            if (((state == 16'h0017) && ((((state == 16'h0017) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0016;  // mad_recurrence.cl:26:28
             if (((state == 16'h0018) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0018) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u6_fp_add_valid)) r_111 <= (fov_110[32] ? fov_110[31:0] : fnan_109);
+            if (((state == 16'h0018) && u6_fp_add_valid)) r_116 <= (fov_115[32] ? fov_115[31:0] : fnan_114);
             if (((state == 16'h0018) && u6_fp_add_valid)) state <= 16'h0019;
-            if (((state == 16'h0019) && 1'h1)) u6_fp_add_issued <= 1'h1;
-            if (((state == 16'h0019) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0019) && u6_fp_add_valid)) r_116 <= (fov_115[32] ? fov_115[31:0] : fnan_114);
-            if (((state == 16'h0019) && u6_fp_add_valid)) state <= 16'h001a;
-            if (((state == 16'h001a) && 1'h1)) u6_fp_add_issued <= 1'h1;
-            if (((state == 16'h001a) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h001a) && u6_fp_add_valid)) r_121 <= (fov_120[32] ? fov_120[31:0] : fnan_119);
-            if (((state == 16'h001a) && u6_fp_add_valid)) state <= 16'h001b;
-            if ((state == 16'h001b)) v2_d <= r_121;
-            if ((state == 16'h001b)) state <= 16'h000c;
-            if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_valid <= (p2_valid | 55'h00000000000001);  // mad_recurrence.cl:21:5
-            if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_admit <= 1'h1;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001c) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h001d;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_go <= pw_124;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_139 <= fov_138;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_140 <= pd_139;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_141 <= pd_140;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_142 <= pd_141;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_149 <= fov_148;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_150 <= pd_149;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_151 <= pd_150;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_152 <= pd_151;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_153 <= pd_152;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && p2_en)) pd_154 <= pd_153;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[47] && 1'h1) && p2_en))) v2_d <= pv_156;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[48] && 1'h1) && p2_en))) v7_d_1 <= pv_157;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[49] && 1'h1) && p2_en))) v8_d_2 <= pv_158;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[50] && 1'h1) && p2_en))) v9_d_3 <= pv_159;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[51] && 1'h1) && p2_en))) v10_d_4 <= pv_160;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[52] && 1'h1) && p2_en))) v11_d_5 <= pv_161;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[53] && 1'h1) && p2_en))) v12_d_6 <= pv_162;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && ((p2_valid[54] && 1'h1) && p2_en))) v13_d_7 <= pw_155;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (((p2_valid[0] && 1'h1) && pw_124) && p2_en))) v3_i <= pw_165;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) pq_144 <= pv_125;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) pq_145 <= pq_144;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_valid <= {p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_124), (p2_admit && ((!(p2_valid[0] && (!pw_124))) || 1'h0))};  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_124) ? 6'h36 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_124))) || 1'h0));  // mad_recurrence.cl:21:5
-            if (((state == 16'h001d) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && c_ld_idle) && x_ld_idle))) state <= 16'h0014;  // mad_recurrence.cl:21:5
-            if ((state == 16'h001e)) v7_d_1 <= w_166;
-            if ((state == 16'h001e)) v8_d_2 <= w_166;
-            if ((state == 16'h001e)) v9_d_3 <= w_166;
-            if ((state == 16'h001e)) v10_d_4 <= w_166;
-            if ((state == 16'h001e)) v11_d_5 <= w_166;
-            if ((state == 16'h001e)) v12_d_6 <= w_166;
-            if ((state == 16'h001e)) v13_d_7 <= w_166;
-            if ((state == 16'h001e)) state <= 16'h001c;
-            if ((state == 16'h001f)) v2_d <= w_167;
-            if ((state == 16'h001f)) v3_i <= w_168;
+            if (((state == 16'h0019) && ((((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:26:5
+            if (((state == 16'h0019) && (((state == 16'h0019) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:26:5
+            if (((state == 16'h0019) && ((((state == 16'h0019) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:26:5
+            if (((state == 16'h0019) && ((((state == 16'h0019) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:26:5
+            if (((state == 16'h0019) && ((((state == 16'h0019) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h000a;  // mad_recurrence.cl:26:5
+            if (((state == 16'h001a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_valid <= (p2_valid | 55'h00000000000001);  // mad_recurrence.cl:21:5
+            if (((state == 16'h001a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_admit <= 1'h1;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001a) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h001b;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_go <= pw_123;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_138 <= fov_137;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_139 <= pd_138;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_140 <= pd_139;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_141 <= pd_140;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_148 <= fov_147;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_149 <= pd_148;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_150 <= pd_149;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_151 <= pd_150;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_152 <= pd_151;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_153 <= pd_152;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[47] && 1'h1) && p2_en))) v2_d <= pv_155;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[48] && 1'h1) && p2_en))) v7_d_1 <= pv_156;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[49] && 1'h1) && p2_en))) v8_d_2 <= pv_157;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[50] && 1'h1) && p2_en))) v9_d_3 <= pv_158;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[51] && 1'h1) && p2_en))) v10_d_4 <= pv_159;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[52] && 1'h1) && p2_en))) v11_d_5 <= pv_160;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[53] && 1'h1) && p2_en))) v12_d_6 <= pv_161;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[54] && 1'h1) && p2_en))) v13_d_7 <= pw_154;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (((p2_valid[0] && 1'h1) && pw_123) && p2_en))) v3_i <= pw_164;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) pq_143 <= pv_124;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) pq_144 <= pq_143;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_valid <= {p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_123), (p2_admit && ((!(p2_valid[0] && (!pw_123))) || 1'h0))};  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_123) ? 6'h36 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_123))) || 1'h0));  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && c_ld_idle) && x_ld_idle))) state <= 16'h000c;  // mad_recurrence.cl:21:5
+            if ((state == 16'h001c)) v2_d <= w_165;
+            if ((state == 16'h001c)) v3_i <= w_166;
+            if ((state == 16'h001c)) v7_d_1 <= w_167;
+            if ((state == 16'h001c)) v8_d_2 <= w_167;
+            if ((state == 16'h001c)) v9_d_3 <= w_167;
+            if ((state == 16'h001c)) v10_d_4 <= w_167;
+            if ((state == 16'h001c)) v11_d_5 <= w_167;
+            if ((state == 16'h001c)) v12_d_6 <= w_167;
+            if ((state == 16'h001c)) v13_d_7 <= w_167;
+            if ((state == 16'h001c)) state <= 16'h001a;
+            if ((state == 16'h001d)) state <= 16'h001f;
+            if ((state == 16'h001e)) state <= (q_171 ? 16'h0022 : 16'h001c);
+            if ((state == 16'h001f)) q_171 <= w_170;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if ((state == 16'h0020)) state <= 16'h0022;
-            if ((state == 16'h0021)) state <= (q_172 ? 16'h0025 : 16'h001f);
-            if ((state == 16'h0022)) q_172 <= w_171;
-            if ((state == 16'h0022)) state <= 16'h0021;
-            if ((state == 16'h0023)) v1_i <= w_175;
-            if ((state == 16'h0023)) state <= 16'h0020;
-            if ((state == 16'h0024)) state <= 16'h0023;
-            if (((state == 16'h0025) && ((((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && (((state == 16'h0025) && x_rd_issued) && x_rd_valid))) ld_184 <= x_rd_data;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && (((state == 16'h0025) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_186 <= w_176;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_196 <= w_195;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0025) && ((((state == 16'h0025) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0026;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0026) && 1'h1)) u5_fp_fma_issued <= 1'h1;
-            if (((state == 16'h0026) && u5_fp_fma_valid)) u5_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0026) && u5_fp_fma_valid)) r_193 <= (fov_192[32] ? fov_192[31:0] : bi_188);
-            if (((state == 16'h0026) && u5_fp_fma_valid)) state <= 16'h0028;
-            if ((state == 16'h0027)) v0_s <= r_193;
-            if ((state == 16'h0027)) state <= 16'h0023;
-            if (((state == 16'h0028) && ((((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // mad_recurrence.cl:16:9
-            if (((state == 16'h0028) && (((state == 16'h0028) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // mad_recurrence.cl:16:9
-            if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // mad_recurrence.cl:16:9
-            if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // mad_recurrence.cl:16:9
-            if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0027;  // mad_recurrence.cl:16:9
-            if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_valid <= (p1_valid | 19'h00001);  // mad_recurrence.cl:14:5
-            if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_admit <= 1'h1;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_slot <= 3'h0;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0029) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h002a;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) p1_go <= pw_199;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_215 <= fov_214;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_216 <= pd_215;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_217 <= pd_216;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_218 <= pd_217;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) pd_219 <= pd_218;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en))) v0_s <= pw_220;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && (((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) && p1_en))) v1_i <= pw_235;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_223 <= pw_222;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_224 <= pq_223;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_225 <= pq_224;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_226 <= pq_225;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_227 <= pq_226;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_228 <= pq_227;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_229 <= pq_228;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_230 <= pq_229;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_231 <= pq_230;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h0) && p1_en))) pq_232 <= pq_231;  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_valid <= {p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_drain <= ((p1_valid[0] && p1_go) ? 5'h12 : ((p1_drain == 5'h00) ? 5'h00 : (p1_drain - 5'h01)));  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && ((p1_slot == 3'h4) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && p1_en)) p1_slot <= ((p1_slot == 3'h4) ? 3'h0 : (p1_slot + 3'h1));  // mad_recurrence.cl:14:5
-            if (((state == 16'h002a) && (((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 5'h00)) && x_ld_idle) && y_st_idle))) state <= 16'h001f;  // mad_recurrence.cl:14:5
-            if ((state == 16'h002b)) state <= (p1_apart ? 16'h0029 : 16'h0020);
-            if ((state == 16'h002c)) v0_s <= w_236;
-            if ((state == 16'h002c)) v1_i <= w_237;
-            if ((state == 16'h002c)) state <= 16'h002b;
-            if ((state == 16'h002d)) v14_lid_x <= w_238;
-            if ((state == 16'h002d)) state <= 16'h0003;
-            if (((state == 16'h002e) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h002e)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002d);
+            if ((state == 16'h0020)) v1_i <= w_174;
+            if ((state == 16'h0020)) state <= 16'h001d;
+            if ((state == 16'h0021)) state <= 16'h0020;
+            if (((state == 16'h0022) && ((((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && (((state == 16'h0022) && x_rd_issued) && x_rd_valid))) ld_183 <= x_rd_data;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && (((state == 16'h0022) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_185 <= w_175;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_195 <= w_194;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0023;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0023) && 1'h1)) u5_fp_fma_issued <= 1'h1;
+            if (((state == 16'h0023) && u5_fp_fma_valid)) u5_fp_fma_issued <= 1'h0;
+            if (((state == 16'h0023) && u5_fp_fma_valid)) r_192 <= (fov_191[32] ? fov_191[31:0] : bi_187);
+            if (((state == 16'h0023) && u5_fp_fma_valid)) state <= 16'h0025;
+            if ((state == 16'h0024)) v0_s <= r_192;
+            if ((state == 16'h0024)) state <= 16'h0020;
+            if (((state == 16'h0025) && ((((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // mad_recurrence.cl:16:9
+            if (((state == 16'h0025) && (((state == 16'h0025) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // mad_recurrence.cl:16:9
+            if (((state == 16'h0025) && ((((state == 16'h0025) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_beat <= 8'h00;  // mad_recurrence.cl:16:9
+            if (((state == 16'h0025) && ((((state == 16'h0025) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // mad_recurrence.cl:16:9
+            if (((state == 16'h0025) && ((((state == 16'h0025) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0024;  // mad_recurrence.cl:16:9
+            if (((state == 16'h0026) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_valid <= (p1_valid | 19'h00001);  // mad_recurrence.cl:14:5
+            if (((state == 16'h0026) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_admit <= 1'h1;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0026) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_slot <= 3'h0;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0026) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h0027;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) p1_go <= pw_198;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) pd_214 <= fov_213;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) pd_215 <= pd_214;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) pd_216 <= pd_215;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) pd_217 <= pd_216;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) pd_218 <= pd_217;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en))) v0_s <= pw_219;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && (((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) && p1_en))) v1_i <= pw_234;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_222 <= pw_221;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_223 <= pq_222;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_224 <= pq_223;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_225 <= pq_224;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_226 <= pq_225;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_227 <= pq_226;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_228 <= pq_227;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_229 <= pq_228;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_230 <= pq_229;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_231 <= pq_230;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h4) && p1_en))) p1_valid <= {p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h4) && p1_en))) p1_drain <= ((p1_valid[0] && p1_go) ? 5'h12 : ((p1_drain == 5'h00) ? 5'h00 : (p1_drain - 5'h01)));  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h4) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) p1_slot <= ((p1_slot == 3'h4) ? 3'h0 : (p1_slot + 3'h1));  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && (((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 5'h00)) && x_ld_idle) && y_st_idle))) state <= 16'h001c;  // mad_recurrence.cl:14:5
+            if ((state == 16'h0028)) state <= (p1_apart ? 16'h0026 : 16'h001d);
+            if ((state == 16'h0029)) v0_s <= w_235;
+            if ((state == 16'h0029)) v1_i <= w_236;
+            if ((state == 16'h0029)) state <= 16'h0028;
+            if ((state == 16'h002a)) v14_lid_x <= w_237;
+            if ((state == 16'h002a)) state <= 16'h0003;
+            if (((state == 16'h002b) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h002b)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002a);
         end
     end
-    assign x_rd_cmd_valid = (((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) || (((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle))) || (((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_66[31:0] : ((((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? q_77[31:0] : ((((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_183[31:0] : 32'h00000000)));
-    assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0010) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0025) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000)));
-    assign x_rd_ready = ((((state == 16'h000d) && x_rd_issued) || ((state == 16'h0010) && x_rd_issued)) || ((state == 16'h0025) && x_rd_issued));
-    assign x_ld_req_valid = (((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_124) && p2_en)) || (((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) && p1_en));
-    assign x_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_27[31:0] : (((p2_valid[0] && 1'h1) && pw_124) ? pw_131[31:0] : (((p1_valid[0] && (p1_slot == 3'h0)) && pw_199) ? pw_207[31:0] : 32'h00000000)));
+    assign x_rd_cmd_valid = (((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) || (((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle))) || (((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)));
+    assign x_rd_cmd_addr = ((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_100[31:0] : ((((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? q_111[31:0] : ((((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_182[31:0] : 32'h00000000)));
+    assign x_rd_cmd_len = ((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000)));
+    assign x_rd_ready = ((((state == 16'h0014) && x_rd_issued) || ((state == 16'h0017) && x_rd_issued)) || ((state == 16'h0022) && x_rd_issued));
+    assign x_ld_req_valid = (((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_123) && p2_en)) || (((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) && p1_en));
+    assign x_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_27[31:0] : (((p2_valid[0] && 1'h1) && pw_123) ? pw_130[31:0] : (((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) ? pw_206[31:0] : 32'h00000000)));
     assign x_ld_resp_ready = ((((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) || ((p2_valid[44] && 1'h1) && p2_en)) || ((p1_valid[8] && (p1_slot == 3'h4)) && p1_en));
-    assign x_ld_flush = (((state == 16'h000a) || (state == 16'h001c)) || (state == 16'h0029));
-    assign x_pipe = (((state == 16'h000b) || (state == 16'h001d)) || (state == 16'h002a));
-    assign c_rd_cmd_valid = (((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle));
-    assign c_rd_cmd_addr = ((((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_69[31:0] : 32'h00000000);
-    assign c_rd_cmd_len = ((((state == 16'h000e) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign c_rd_ready = ((state == 16'h000e) && c_rd_issued);
-    assign c_ld_req_valid = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_124) && p2_en));
-    assign c_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_43[31:0] : (((p2_valid[0] && 1'h1) && pw_124) ? pw_134[31:0] : 32'h00000000));
+    assign x_ld_flush = (((state == 16'h000a) || (state == 16'h001a)) || (state == 16'h0026));
+    assign x_pipe = (((state == 16'h000b) || (state == 16'h001b)) || (state == 16'h0027));
+    assign c_rd_cmd_valid = (((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle));
+    assign c_rd_cmd_addr = ((((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_103[31:0] : 32'h00000000);
+    assign c_rd_cmd_len = ((((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign c_rd_ready = ((state == 16'h0015) && c_rd_issued);
+    assign c_ld_req_valid = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_123) && p2_en));
+    assign c_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_43[31:0] : (((p2_valid[0] && 1'h1) && pw_123) ? pw_133[31:0] : 32'h00000000));
     assign c_ld_resp_ready = (((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) || ((p2_valid[44] && 1'h1) && p2_en));
-    assign c_ld_flush = ((state == 16'h000a) || (state == 16'h001c));
-    assign c_pipe = ((state == 16'h000b) || (state == 16'h001d));
+    assign c_ld_flush = ((state == 16'h000a) || (state == 16'h001a));
+    assign c_pipe = ((state == 16'h000b) || (state == 16'h001b));
     assign y_st_req_valid = ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en);
-    assign y_st_req_addr = ((p1_valid[9] && (p1_slot == 3'h4)) ? pq_232[31:0] : 32'h00000000);
-    assign y_st_req_data = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_220 : 32'h00000000);
-    assign y_pipe = (state == 16'h002a);
-    assign y_wr_cmd_valid = (((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle));
-    assign y_wr_cmd_addr = ((((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? q_196[31:0] : 32'h00000000);
-    assign y_wr_cmd_len = ((((state == 16'h0028) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? 32'h00000004 : 32'h00000000);
-    assign y_wr_valid = ((state == 16'h0028) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h0028) && y_wr_issued) ? r_193 : 32'h00000000);
-    assign y_wr_strb = (((state == 16'h0028) && y_wr_issued) ? 4'hf : 4'h0);
-    assign out_wr_cmd_valid = ((((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)));
-    assign out_wr_cmd_addr = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_10[31:0] : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_15[31:0] : ((((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_62[31:0] : ((((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_83[31:0] : 32'h00000000))));
-    assign out_wr_cmd_len = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h000c) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0012) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000))));
-    assign out_wr_valid = (((((state == 16'h0008) && out_wr_issued) || ((state == 16'h0009) && out_wr_issued)) || ((state == 16'h000c) && out_wr_issued)) || ((state == 16'h0012) && out_wr_issued));
-    assign out_wr_data = (((state == 16'h0008) && out_wr_issued) ? w_11 : (((state == 16'h0009) && out_wr_issued) ? q_16 : (((state == 16'h000c) && out_wr_issued) ? w_63 : (((state == 16'h0012) && out_wr_issued) ? r_82 : 32'h00000000))));
-    assign out_wr_strb = (((state == 16'h0008) && out_wr_issued) ? 4'hf : (((state == 16'h0009) && out_wr_issued) ? 4'hf : (((state == 16'h000c) && out_wr_issued) ? 4'hf : (((state == 16'h0012) && out_wr_issued) ? 4'hf : 4'h0))));
-    assign go_72 = ((state == 16'h000f) && (!u7_fp_mul_issued));
-    assign u6_fp_add_go = (((((((((state == 16'h0011) && (!u6_fp_add_issued)) || ((state == 16'h0014) && (!u6_fp_add_issued))) || ((state == 16'h0015) && (!u6_fp_add_issued))) || ((state == 16'h0016) && (!u6_fp_add_issued))) || ((state == 16'h0017) && (!u6_fp_add_issued))) || ((state == 16'h0018) && (!u6_fp_add_issued))) || ((state == 16'h0019) && (!u6_fp_add_issued))) || ((state == 16'h001a) && (!u6_fp_add_issued)));
-    assign u6_fp_add_a_in = ((state == 16'h0011) ? r_75 : ((state == 16'h0014) ? w_87 : ((state == 16'h0015) ? r_91 : ((state == 16'h0016) ? r_96 : ((state == 16'h0017) ? r_101 : ((state == 16'h0018) ? r_106 : ((state == 16'h0019) ? r_111 : ((state == 16'h001a) ? r_116 : 32'h00000000))))))));
-    assign u6_fp_add_b_in = ((state == 16'h0011) ? v_79 : ((state == 16'h0014) ? w_88 : ((state == 16'h0015) ? q_93 : ((state == 16'h0016) ? q_98 : ((state == 16'h0017) ? q_103 : ((state == 16'h0018) ? q_108 : ((state == 16'h0019) ? q_113 : ((state == 16'h001a) ? q_118 : 32'h00000000))))))));
-    assign u6_fp_add_sub_in = ((state == 16'h0011) ? 1'h0 : ((state == 16'h0014) ? 1'h0 : ((state == 16'h0015) ? 1'h0 : ((state == 16'h0016) ? 1'h0 : ((state == 16'h0017) ? 1'h0 : ((state == 16'h0018) ? 1'h0 : ((state == 16'h0019) ? 1'h0 : ((state == 16'h001a) ? 1'h0 : 1'h0))))))));
-    assign go_187 = ((state == 16'h0026) && (!u5_fp_fma_issued));
-    assign probes = {((state == 16'h002a) && (((p1_slot == 3'h4) && p1_en) && (p1_valid[0] && p1_go))), ((state == 16'h002a) && (((p1_slot == 3'h4) && p1_en) && p1_valid[0])), ((state == 16'h002a) && (p1_admit && p1_stall)), ((state == 16'h002a) && p1_stall), ((state == 16'h002a) && p1_admit), (state == 16'h002a), ((state == 16'h001d) && ((1'h1 && p2_en) && (p2_valid[0] && pw_124))), ((state == 16'h001d) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h001d) && (p2_admit && p2_stall)), ((state == 16'h001d) && p2_stall), ((state == 16'h001d) && p2_admit), (state == 16'h001d), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b)};
+    assign y_st_req_addr = ((p1_valid[9] && (p1_slot == 3'h4)) ? pq_231[31:0] : 32'h00000000);
+    assign y_st_req_data = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_219 : 32'h00000000);
+    assign y_pipe = (state == 16'h0027);
+    assign y_wr_cmd_valid = (((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle));
+    assign y_wr_cmd_addr = ((((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? q_195[31:0] : 32'h00000000);
+    assign y_wr_cmd_len = ((((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? 32'h00000004 : 32'h00000000);
+    assign y_wr_valid = ((state == 16'h0025) && y_wr_issued);
+    assign y_wr_data = (((state == 16'h0025) && y_wr_issued) ? r_192 : 32'h00000000);
+    assign y_wr_strb = (((state == 16'h0025) && y_wr_issued) ? 4'hf : 4'h0);
+    assign out_wr_cmd_valid = ((((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)));
+    assign out_wr_cmd_addr = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_10[31:0] : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_15[31:0] : ((((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_97[31:0] : ((((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_117[31:0] : 32'h00000000))));
+    assign out_wr_cmd_len = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000))));
+    assign out_wr_valid = (((((state == 16'h0008) && out_wr_issued) || ((state == 16'h0009) && out_wr_issued)) || ((state == 16'h0013) && out_wr_issued)) || ((state == 16'h0019) && out_wr_issued));
+    assign out_wr_data = (((state == 16'h0008) && out_wr_issued) ? w_11 : (((state == 16'h0009) && out_wr_issued) ? q_16 : (((state == 16'h0013) && out_wr_issued) ? r_96 : (((state == 16'h0019) && out_wr_issued) ? r_116 : 32'h00000000))));
+    assign out_wr_strb = (((state == 16'h0008) && out_wr_issued) ? 4'hf : (((state == 16'h0009) && out_wr_issued) ? 4'hf : (((state == 16'h0013) && out_wr_issued) ? 4'hf : (((state == 16'h0019) && out_wr_issued) ? 4'hf : 4'h0))));
+    assign u6_fp_add_go = (((((((((state == 16'h000c) && (!u6_fp_add_issued)) || ((state == 16'h000d) && (!u6_fp_add_issued))) || ((state == 16'h000e) && (!u6_fp_add_issued))) || ((state == 16'h000f) && (!u6_fp_add_issued))) || ((state == 16'h0010) && (!u6_fp_add_issued))) || ((state == 16'h0011) && (!u6_fp_add_issued))) || ((state == 16'h0012) && (!u6_fp_add_issued))) || ((state == 16'h0018) && (!u6_fp_add_issued)));
+    assign u6_fp_add_a_in = ((state == 16'h000c) ? w_62 : ((state == 16'h000d) ? r_66 : ((state == 16'h000e) ? r_71 : ((state == 16'h000f) ? r_76 : ((state == 16'h0010) ? r_81 : ((state == 16'h0011) ? r_86 : ((state == 16'h0012) ? r_91 : ((state == 16'h0018) ? r_109 : 32'h00000000))))))));
+    assign u6_fp_add_b_in = ((state == 16'h000c) ? w_63 : ((state == 16'h000d) ? q_68 : ((state == 16'h000e) ? q_73 : ((state == 16'h000f) ? q_78 : ((state == 16'h0010) ? q_83 : ((state == 16'h0011) ? q_88 : ((state == 16'h0012) ? q_93 : ((state == 16'h0018) ? v_113 : 32'h00000000))))))));
+    assign u6_fp_add_sub_in = ((state == 16'h000c) ? 1'h0 : ((state == 16'h000d) ? 1'h0 : ((state == 16'h000e) ? 1'h0 : ((state == 16'h000f) ? 1'h0 : ((state == 16'h0010) ? 1'h0 : ((state == 16'h0011) ? 1'h0 : ((state == 16'h0012) ? 1'h0 : ((state == 16'h0018) ? 1'h0 : 1'h0))))))));
+    assign go_106 = ((state == 16'h0016) && (!u7_fp_mul_issued));
+    assign go_186 = ((state == 16'h0023) && (!u5_fp_fma_issued));
+    assign probes = {((state == 16'h0027) && (((p1_slot == 3'h4) && p1_en) && (p1_valid[0] && p1_go))), ((state == 16'h0027) && (((p1_slot == 3'h4) && p1_en) && p1_valid[0])), ((state == 16'h0027) && (p1_admit && p1_stall)), ((state == 16'h0027) && p1_stall), ((state == 16'h0027) && p1_admit), (state == 16'h0027), ((state == 16'h001b) && ((1'h1 && p2_en) && (p2_valid[0] && pw_123))), ((state == 16'h001b) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h001b) && (p2_admit && p2_stall)), ((state == 16'h001b) && p2_stall), ((state == 16'h001b) && p2_admit), (state == 16'h001b), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, c_rd_last, v15_lid_linear[63:0], w_1[63:8], w_6[63:0], w_10[63:32], q_15[63:32], pw_27[63:32], p3u3_fp_fma_valid, pw_43[63:32], p3u4_fp_fma_valid, w_69[63:32], q_77[63:32], q_83[63:32], p2_go, pw_131[63:32],
-        pw_134[63:32], p2u1_fp_mul_valid, p2u2_fp_add_valid, w_183[63:32], q_196[63:32], pw_207[63:32], p1u0_fp_fma_valid, pq_232[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, c_rd_last, w_1[63:8], w_6[63:0], w_10[63:32], q_15[63:32], pw_27[63:32], p3u3_fp_fma_valid, pw_43[63:32], p3u4_fp_fma_valid, w_103[63:32], q_111[63:32], q_117[63:32], p2_go, pw_130[63:32], pw_133[63:32],
+        p2u1_fp_mul_valid, p2u2_fp_add_valid, w_182[63:32], q_195[63:32], pw_206[63:32], p1u0_fp_fma_valid, pq_231[63:32]};
 endmodule
 `default_nettype wire

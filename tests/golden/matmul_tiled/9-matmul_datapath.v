@@ -43,16 +43,12 @@ module matmul_datapath (
     reg  [31:0] gnext_0;
     reg  [31:0] gnext_1;
     reg  [31:0] gnext_2;
-    reg  [31:0] v0_col;
-    reg  [31:0] v1_row;
-    reg  [31:0] v2_tx;
-    reg  [31:0] v3_ty;
-    reg  [31:0] v4_acc;
-    reg  [31:0] v5_t;
-    reg         v6_group_cond0;
-    reg  [63:0] v7_lid_x;
-    reg  [63:0] v8_lid_y;
-    reg  [63:0] v9_lid_linear;
+    reg  [31:0] v0_acc;
+    reg  [31:0] v1_t;
+    reg         v2_group_cond0;
+    reg  [63:0] v3_lid_x;
+    reg  [63:0] v4_lid_y;
+    reg  [63:0] v5_lid_linear;
     wire        obj0_As_we;
     wire [5:0]  obj0_As_waddr;
     wire [31:0] obj0_As_wdata;
@@ -124,683 +120,846 @@ module matmul_datapath (
     reg         p4_go;
     wire [63:0] pv_5;  // matmul_tiled.cl:7:6
     wire [63:0] pv_6;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_7;  // matmul_tiled.cl:7:6
+    wire [63:0] w_7;  // matmul_tiled.cl:7:6
     wire [63:0] w_8;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_9;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_10;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_11;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_12;  // matmul_tiled.cl:7:6
-    wire [63:0] w_13;  // matmul_tiled.cl:7:6
-    wire [63:0] w_14;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_15;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_10;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_11;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_13;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_14;  // matmul_tiled.cl:7:6
+    wire [63:0] w_15;  // matmul_tiled.cl:7:6
     wire [63:0] pw_16;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_17;
-    wire [31:0] prd_18;  // matmul_tiled.cl:7:6
-    wire [31:0] w_19;  // matmul_tiled.cl:12:15
-    wire [63:0] w_20;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_21;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_17;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_18;
+    wire [31:0] prd_19;  // matmul_tiled.cl:7:6
+    wire [31:0] w_20;  // matmul_tiled.cl:12:15
+    wire [63:0] w_21;  // matmul_tiled.cl:12:15
     wire [63:0] w_22;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_23;  // matmul_tiled.cl:12:15
-    wire [31:0] w_24;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_25;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_26;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_27;  // matmul_tiled.cl:12:15
-    wire [31:0] w_28;  // matmul_tiled.cl:13:29
-    wire [63:0] w_29;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_30;  // matmul_tiled.cl:13:15
-    wire [63:0] w_31;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_32;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_33;  // matmul_tiled.cl:13:15
+    wire [31:0] w_23;  // matmul_tiled.cl:13:15
+    wire [63:0] w_24;  // matmul_tiled.cl:13:15
+    wire [63:0] w_25;  // matmul_tiled.cl:13:15
+    wire [63:0] w_26;  // matmul_tiled.cl:27:5
+    wire [31:0] w_27;  // matmul_tiled.cl:27:13
+    wire [63:0] pw_28;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_29;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_30;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_31;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_32;  // matmul_tiled.cl:13:15
+    wire [63:0] pw_33;  // matmul_tiled.cl:13:15
     wire [31:0] pw_34;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_35;  // matmul_tiled.cl:13:15
-    wire [63:0] w_36;  // matmul_tiled.cl:27:5
-    wire [31:0] w_37;  // matmul_tiled.cl:27:13
-    wire [31:0] pw_38;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_41;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_44;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_45;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_46;  // matmul_tiled.cl:27:5
-    wire [63:0] w_47;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_48;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_49;  // matmul_tiled.cl:27:5
-    reg  [31:0] pq_51;  // matmul_tiled.cl:7:6
+    wire [31:0] pw_35;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_38;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_39;  // matmul_tiled.cl:27:7
+    wire [63:0] pw_40;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_41;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_42;  // matmul_tiled.cl:27:5
+    wire [63:0] pv_43;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_44;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_45;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_46;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_47;  // matmul_tiled.cl:7:6
+    wire        pw_48;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_49;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_50;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_51;  // matmul_tiled.cl:7:6
     wire [63:0] pv_52;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_53;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_54;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_54;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_55;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_56;  // matmul_tiled.cl:7:6
-    wire        pw_57;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_58;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_59;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_60;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_61;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_62;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_63;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_64;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_65;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_39;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_40;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_42;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_43;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_50;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_56;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_9;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_12;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_36;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_37;  // matmul_tiled.cl:27:7
     reg  [5:0]  p4_drain;
-    wire [63:0] w_66;  // matmul_tiled.cl:7:6
-    wire        w_67;  // matmul_tiled.cl:18:5
-    reg         q_68;  // matmul_tiled.cl:18:5
-    wire [31:0] w_69;  // matmul_tiled.cl:18:21
+    wire [63:0] w_57;  // matmul_tiled.cl:7:6
+    wire        w_58;  // matmul_tiled.cl:18:5
+    reg         q_59;  // matmul_tiled.cl:18:5
+    wire [31:0] w_60;  // matmul_tiled.cl:18:33
+    wire [31:0] w_61;  // matmul_tiled.cl:18:33
+    wire [31:0] w_62;  // matmul_tiled.cl:18:33
+    wire [31:0] w_63;  // matmul_tiled.cl:18:25
+    wire [31:0] w_64;  // matmul_tiled.cl:18:25
+    wire [31:0] w_65;  // matmul_tiled.cl:18:25
+    wire [31:0] w_66;  // matmul_tiled.cl:18:25
+    wire [31:0] w_67;  // matmul_tiled.cl:18:25
+    wire [31:0] w_68;  // matmul_tiled.cl:18:25
+    wire [31:0] w_69;  // matmul_tiled.cl:18:25
     wire [31:0] w_70;  // matmul_tiled.cl:18:25
-    wire [31:0] w_71;  // matmul_tiled.cl:18:25
-    wire [31:0] w_72;  // matmul_tiled.cl:18:25
-    wire [31:0] w_73;  // matmul_tiled.cl:18:25
-    wire [31:0] w_74;  // matmul_tiled.cl:18:25
-    wire [31:0] w_75;  // matmul_tiled.cl:18:25
-    wire [31:0] w_76;  // matmul_tiled.cl:18:25
-    wire [31:0] w_77;  // matmul_tiled.cl:18:25
-    wire        w_78;  // matmul_tiled.cl:18:21
-    wire [31:0] w_79;  // matmul_tiled.cl:18:33
-    wire [31:0] w_80;  // matmul_tiled.cl:18:33
-    wire [31:0] w_81;  // matmul_tiled.cl:18:33
+    wire        w_71;  // matmul_tiled.cl:18:21
     reg  [42:0] p3_valid;  // matmul_tiled.cl:7:6
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_82;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_83;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_84;  // matmul_tiled.cl:7:6
-    wire        pw_85;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_72;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_73;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_74;  // matmul_tiled.cl:7:6
+    wire        pw_75;  // matmul_tiled.cl:7:6
     reg         p3_go;
-    wire [63:0] pv_86;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_87;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_88;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_89;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_90;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_91;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_92;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_93;  // matmul_tiled.cl:7:6
-    wire [63:0] w_94;  // matmul_tiled.cl:7:6
-    wire [63:0] w_95;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_96;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_97;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_98;
-    wire [31:0] prd_99;  // matmul_tiled.cl:7:6
-    wire [31:0] pw_100;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_101;  // matmul_tiled.cl:15:14
-    wire [63:0] w_102;  // matmul_tiled.cl:24:23
-    wire [63:0] w_103;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_104;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_105;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_106;
-    wire [31:0] prd_107;  // matmul_tiled.cl:24:23
-    wire [63:0] w_108;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_109;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_110;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_111;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_112;
-    wire [31:0] prd_113;  // matmul_tiled.cl:24:34
-    wire        go_114;
+    wire [63:0] pv_76;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_77;  // matmul_tiled.cl:7:6
+    wire [63:0] w_78;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_79;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_80;  // matmul_tiled.cl:7:6
+    wire [63:0] w_81;  // matmul_tiled.cl:7:6
+    wire [63:0] w_82;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_83;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_84;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_85;
+    wire [31:0] prd_86;  // matmul_tiled.cl:7:6
+    wire [63:0] w_87;  // matmul_tiled.cl:24:23
+    wire [63:0] w_88;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_89;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_90;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_91;
+    wire [31:0] prd_92;  // matmul_tiled.cl:24:23
+    wire [63:0] w_93;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_94;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_95;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_96;
+    wire [31:0] prd_97;  // matmul_tiled.cl:24:34
+    wire        go_98;
     wire        p3u0_fp_fma_valid;
     wire [31:0] p3u0_fp_fma_result;
-    wire [31:0] bi_115;
-    wire [31:0] bi_116;
-    wire [31:0] bi_117;
-    wire [31:0] bi_118;
-    wire [32:0] fov_119;
-    reg  [32:0] pd_120;
-    reg  [32:0] pd_121;
-    reg  [32:0] pd_122;
-    reg  [32:0] pd_123;
-    reg  [32:0] pd_124;
-    wire [31:0] pw_125;  // matmul_tiled.cl:24:19
-    reg  [63:0] pq_130;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_131;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_132;
-    wire [31:0] prd_133;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_134;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_139;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_140;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_141;
-    wire [31:0] prd_142;  // matmul_tiled.cl:24:34
-    wire        go_143;
+    wire [31:0] bi_99;
+    wire [31:0] bi_100;
+    wire [31:0] bi_101;
+    wire [31:0] bi_102;
+    wire [32:0] fov_103;
+    reg  [32:0] pd_104;
+    reg  [32:0] pd_105;
+    reg  [32:0] pd_106;
+    reg  [32:0] pd_107;
+    reg  [32:0] pd_108;
+    wire [31:0] pw_109;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_110;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_115;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_116;
+    wire [31:0] prd_117;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_118;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_119;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_124;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_125;
+    wire [31:0] prd_126;  // matmul_tiled.cl:24:34
+    wire        go_127;
     wire        p3u1_fp_fma_valid;
     wire [31:0] p3u1_fp_fma_result;
-    wire [31:0] bi_144;
-    wire [31:0] bi_145;
-    wire [31:0] bi_146;
-    wire [31:0] bi_147;
-    wire [32:0] fov_148;
-    reg  [32:0] pd_149;
-    reg  [32:0] pd_150;
-    reg  [32:0] pd_151;
-    reg  [32:0] pd_152;
-    reg  [32:0] pd_153;
-    wire [31:0] pw_154;  // matmul_tiled.cl:24:19
-    wire [63:0] w_155;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_160;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_161;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_162;
-    wire [31:0] prd_163;  // matmul_tiled.cl:24:23
-    wire [63:0] w_164;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_165;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_170;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_171;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_172;
-    wire [31:0] prd_173;  // matmul_tiled.cl:24:34
-    wire        go_174;
+    wire [31:0] bi_128;
+    wire [31:0] bi_129;
+    wire [31:0] bi_130;
+    wire [31:0] bi_131;
+    wire [32:0] fov_132;
+    reg  [32:0] pd_133;
+    reg  [32:0] pd_134;
+    reg  [32:0] pd_135;
+    reg  [32:0] pd_136;
+    reg  [32:0] pd_137;
+    wire [31:0] pw_138;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_139;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_149;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_150;
+    wire [31:0] prd_151;  // matmul_tiled.cl:24:23
+    wire [63:0] w_152;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_153;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_154;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_164;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_165;
+    wire [31:0] prd_166;  // matmul_tiled.cl:24:34
+    wire        go_167;
     wire        p3u2_fp_fma_valid;
     wire [31:0] p3u2_fp_fma_result;
-    wire [31:0] bi_175;
-    wire [31:0] bi_176;
-    wire [31:0] bi_177;
-    wire [31:0] bi_178;
-    wire [32:0] fov_179;
-    reg  [32:0] pd_180;
-    reg  [32:0] pd_181;
-    reg  [32:0] pd_182;
-    reg  [32:0] pd_183;
-    reg  [32:0] pd_184;
-    wire [31:0] pw_185;  // matmul_tiled.cl:24:19
-    wire [63:0] w_186;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_191;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_192;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_193;
-    wire [31:0] prd_194;  // matmul_tiled.cl:24:23
-    wire [63:0] w_195;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_196;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_201;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_202;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_203;
-    wire [31:0] prd_204;  // matmul_tiled.cl:24:34
-    wire        go_205;
+    wire [31:0] bi_168;
+    wire [31:0] bi_169;
+    wire [31:0] bi_170;
+    wire [31:0] bi_171;
+    wire [32:0] fov_172;
+    reg  [32:0] pd_173;
+    reg  [32:0] pd_174;
+    reg  [32:0] pd_175;
+    reg  [32:0] pd_176;
+    reg  [32:0] pd_177;
+    wire [31:0] pw_178;  // matmul_tiled.cl:24:19
+    wire [63:0] w_179;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_180;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_195;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_196;
+    wire [31:0] prd_197;  // matmul_tiled.cl:24:23
+    wire [63:0] w_198;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_199;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_200;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_215;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_216;
+    wire [31:0] prd_217;  // matmul_tiled.cl:24:34
+    wire        go_218;
     wire        p3u3_fp_fma_valid;
     wire [31:0] p3u3_fp_fma_result;
-    wire [31:0] bi_206;
-    wire [31:0] bi_207;
-    wire [31:0] bi_208;
-    wire [31:0] bi_209;
-    wire [32:0] fov_210;
-    reg  [32:0] pd_211;
-    reg  [32:0] pd_212;
-    reg  [32:0] pd_213;
-    reg  [32:0] pd_214;
-    reg  [32:0] pd_215;
-    wire [31:0] pw_216;  // matmul_tiled.cl:24:19
-    wire [63:0] w_217;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_222;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_223;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_224;
-    wire [31:0] prd_225;  // matmul_tiled.cl:24:23
-    wire [63:0] w_226;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_227;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_232;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_233;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_234;
-    wire [31:0] prd_235;  // matmul_tiled.cl:24:34
-    wire        go_236;
+    wire [31:0] bi_219;
+    wire [31:0] bi_220;
+    wire [31:0] bi_221;
+    wire [31:0] bi_222;
+    wire [32:0] fov_223;
+    reg  [32:0] pd_224;
+    reg  [32:0] pd_225;
+    reg  [32:0] pd_226;
+    reg  [32:0] pd_227;
+    reg  [32:0] pd_228;
+    wire [31:0] pw_229;  // matmul_tiled.cl:24:19
+    wire [63:0] w_230;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_231;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_251;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_252;
+    wire [31:0] prd_253;  // matmul_tiled.cl:24:23
+    wire [63:0] w_254;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_255;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_256;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_276;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_277;
+    wire [31:0] prd_278;  // matmul_tiled.cl:24:34
+    wire        go_279;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
-    wire [31:0] bi_237;
-    wire [31:0] bi_238;
-    wire [31:0] bi_239;
-    wire [31:0] bi_240;
-    wire [32:0] fov_241;
-    reg  [32:0] pd_242;
-    reg  [32:0] pd_243;
-    reg  [32:0] pd_244;
-    reg  [32:0] pd_245;
-    reg  [32:0] pd_246;
-    wire [31:0] pw_247;  // matmul_tiled.cl:24:19
-    wire [63:0] w_248;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_253;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_254;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_255;
-    wire [31:0] prd_256;  // matmul_tiled.cl:24:23
-    wire [63:0] w_257;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_258;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_263;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_264;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_265;
-    wire [31:0] prd_266;  // matmul_tiled.cl:24:34
-    wire        go_267;
+    wire [31:0] bi_280;
+    wire [31:0] bi_281;
+    wire [31:0] bi_282;
+    wire [31:0] bi_283;
+    wire [32:0] fov_284;
+    reg  [32:0] pd_285;
+    reg  [32:0] pd_286;
+    reg  [32:0] pd_287;
+    reg  [32:0] pd_288;
+    reg  [32:0] pd_289;
+    wire [31:0] pw_290;  // matmul_tiled.cl:24:19
+    wire [63:0] w_291;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_292;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_317;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_318;
+    wire [31:0] prd_319;  // matmul_tiled.cl:24:23
+    wire [63:0] w_320;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_321;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_322;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_347;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_348;
+    wire [31:0] prd_349;  // matmul_tiled.cl:24:34
+    wire        go_350;
     wire        p3u5_fp_fma_valid;
     wire [31:0] p3u5_fp_fma_result;
-    wire [31:0] bi_268;
-    wire [31:0] bi_269;
-    wire [31:0] bi_270;
-    wire [31:0] bi_271;
-    wire [32:0] fov_272;
-    reg  [32:0] pd_273;
-    reg  [32:0] pd_274;
-    reg  [32:0] pd_275;
-    reg  [32:0] pd_276;
-    reg  [32:0] pd_277;
-    wire [31:0] pw_278;  // matmul_tiled.cl:24:19
-    wire [63:0] w_279;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_284;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_285;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_286;
-    wire [31:0] prd_287;  // matmul_tiled.cl:24:23
-    wire [63:0] w_288;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_289;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_294;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_295;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_296;
-    wire [31:0] prd_297;  // matmul_tiled.cl:24:34
-    wire        go_298;
+    wire [31:0] bi_351;
+    wire [31:0] bi_352;
+    wire [31:0] bi_353;
+    wire [31:0] bi_354;
+    wire [32:0] fov_355;
+    reg  [32:0] pd_356;
+    reg  [32:0] pd_357;
+    reg  [32:0] pd_358;
+    reg  [32:0] pd_359;
+    reg  [32:0] pd_360;
+    wire [31:0] pw_361;  // matmul_tiled.cl:24:19
+    wire [63:0] w_362;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_363;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_393;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_394;
+    wire [31:0] prd_395;  // matmul_tiled.cl:24:23
+    wire [63:0] w_396;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_397;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_398;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_428;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_429;
+    wire [31:0] prd_430;  // matmul_tiled.cl:24:34
+    wire        go_431;
     wire        p3u6_fp_fma_valid;
     wire [31:0] p3u6_fp_fma_result;
-    wire [31:0] bi_299;
-    wire [31:0] bi_300;
-    wire [31:0] bi_301;
-    wire [31:0] bi_302;
-    wire [32:0] fov_303;
-    reg  [32:0] pd_304;
-    reg  [32:0] pd_305;
-    reg  [32:0] pd_306;
-    reg  [32:0] pd_307;
-    reg  [32:0] pd_308;
-    wire [31:0] pw_309;  // matmul_tiled.cl:24:19
-    wire [63:0] w_310;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_316;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_317;
-    wire [31:0] prd_318;  // matmul_tiled.cl:24:23
-    wire [63:0] w_319;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_320;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_326;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_327;
-    wire [31:0] prd_328;  // matmul_tiled.cl:24:34
-    wire        go_329;
+    wire [31:0] bi_432;
+    wire [31:0] bi_433;
+    wire [31:0] bi_434;
+    wire [31:0] bi_435;
+    wire [32:0] fov_436;
+    reg  [32:0] pd_437;
+    reg  [32:0] pd_438;
+    reg  [32:0] pd_439;
+    reg  [32:0] pd_440;
+    reg  [32:0] pd_441;
+    wire [31:0] pw_442;  // matmul_tiled.cl:24:19
+    wire [63:0] w_443;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_444;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_480;
+    wire [31:0] prd_481;  // matmul_tiled.cl:24:23
+    wire [63:0] w_482;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_483;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_484;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_519;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_520;
+    wire [31:0] prd_521;  // matmul_tiled.cl:24:34
+    wire        go_522;
     wire        p3u7_fp_fma_valid;
     wire [31:0] p3u7_fp_fma_result;
-    wire [31:0] bi_330;
-    wire [31:0] bi_331;
-    wire [31:0] bi_332;
-    wire [31:0] bi_333;
-    wire [32:0] fov_334;
-    reg  [32:0] pd_335;
-    reg  [32:0] pd_336;
-    reg  [32:0] pd_337;
-    reg  [32:0] pd_338;
-    reg  [32:0] pd_339;
-    wire [31:0] pw_340;  // matmul_tiled.cl:24:19
-    wire [63:0] w_341;  // matmul_tiled.cl:7:6
-    wire [63:0] w_342;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_383;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_384;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_385;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_386;
-    wire [63:0] pv_387;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_388;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_389;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_390;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_391;  // matmul_tiled.cl:7:6
-    wire        pw_392;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_393;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_394;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_395;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_396;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_397;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_398;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_399;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_400;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_126;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_127;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_128;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_129;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_156;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_157;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_158;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_159;  // matmul_tiled.cl:24:23
+    wire [31:0] bi_523;
+    wire [31:0] bi_524;
+    wire [31:0] bi_525;
+    wire [31:0] bi_526;
+    wire [32:0] fov_527;
+    reg  [32:0] pd_528;
+    reg  [32:0] pd_529;
+    reg  [32:0] pd_530;
+    reg  [32:0] pd_531;
+    reg  [32:0] pd_532;
+    wire [31:0] pw_533;  // matmul_tiled.cl:24:19
+    wire [63:0] w_534;  // matmul_tiled.cl:7:6
+    wire [63:0] w_535;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_536;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_537;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_578;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_579;
+    wire [63:0] pv_580;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_581;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_582;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_583;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_584;  // matmul_tiled.cl:7:6
+    wire        pw_585;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_586;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_587;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_588;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_589;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_590;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_591;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_592;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_593;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_111;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_112;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_113;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_114;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_120;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_121;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_122;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_123;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_140;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_141;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_142;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_143;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_145;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_146;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_147;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_148;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_155;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_156;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_157;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_158;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_159;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_160;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_161;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_162;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_163;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_181;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_182;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_183;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_184;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_185;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_186;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_187;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_188;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_189;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_190;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_218;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_219;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_220;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_221;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_191;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_192;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_193;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_194;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_201;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_202;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_203;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_204;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_205;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_206;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_207;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_208;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_209;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_210;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_211;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_212;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_213;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_214;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_232;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_233;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_234;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_235;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_236;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_237;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_238;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_239;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_240;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_241;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_242;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_243;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_244;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_245;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_246;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_247;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_248;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_249;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_250;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_251;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_252;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_280;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_281;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_282;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_283;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_311;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_312;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_135;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_136;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_137;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_138;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_166;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_167;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_168;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_169;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_197;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_198;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_199;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_200;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_228;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_229;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_230;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_231;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_257;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_258;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_261;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_262;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_290;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_291;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_292;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_293;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_321;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_322;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_263;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_264;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_265;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_266;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_267;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_268;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_269;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_270;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_271;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_272;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_273;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_274;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_275;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_293;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_294;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_295;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_296;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_297;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_298;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_299;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_300;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_301;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_302;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_303;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_304;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_305;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_306;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_307;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_308;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_309;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_310;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_311;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_312;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_316;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_323;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_324;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_343;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_344;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_345;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_346;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_347;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_348;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_349;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_350;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_351;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_352;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_353;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_354;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_355;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_356;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_357;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_358;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_359;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_360;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_361;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_362;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_363;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_364;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_365;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_366;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_367;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_368;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_369;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_370;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_371;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_372;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_373;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_374;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_375;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_376;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_377;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_378;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_379;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_380;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_381;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_382;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_326;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_327;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_328;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_329;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_330;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_331;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_332;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_333;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_334;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_335;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_336;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_337;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_338;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_339;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_340;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_341;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_342;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_343;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_344;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_345;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_346;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_364;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_365;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_366;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_367;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_368;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_369;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_370;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_371;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_372;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_373;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_374;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_375;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_376;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_377;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_378;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_379;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_380;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_381;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_382;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_383;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_384;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_385;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_386;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_387;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_388;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_389;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_390;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_391;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_392;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_399;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_400;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_401;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_402;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_403;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_404;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_405;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_406;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_407;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_408;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_409;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_410;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_411;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_412;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_413;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_414;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_415;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_416;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_417;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_418;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_419;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_420;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_421;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_422;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_423;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_424;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_425;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_426;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_427;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_445;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_446;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_447;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_448;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_449;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_450;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_451;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_452;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_453;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_454;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_455;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_456;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_457;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_458;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_459;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_460;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_461;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_462;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_463;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_464;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_465;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_466;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_467;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_468;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_469;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_470;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_471;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_472;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_473;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_474;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_475;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_477;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_485;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_486;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_487;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_488;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_489;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_490;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_491;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_492;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_493;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_494;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_495;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_496;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_497;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_498;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_499;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_500;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_501;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_502;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_503;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_504;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_505;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_506;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_507;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_508;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_509;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_510;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_511;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_512;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_513;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_514;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_515;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_516;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_517;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_518;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_538;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_539;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_540;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_541;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_542;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_543;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_544;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_545;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_546;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_547;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_548;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_549;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_550;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_551;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_552;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_553;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_554;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_555;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_556;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_557;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_558;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_559;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_560;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_561;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_562;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_563;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_564;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_565;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_566;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_567;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_568;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_569;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_570;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_571;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_572;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_573;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_574;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_575;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_576;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_577;  // matmul_tiled.cl:7:6
     reg  [5:0]  p3_drain;
-    wire [63:0] w_401;  // matmul_tiled.cl:7:6
+    wire [63:0] w_594;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_402;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_403;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_404;  // matmul_tiled.cl:7:6
-    wire        pw_405;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_595;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_596;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_597;  // matmul_tiled.cl:7:6
+    wire        pw_598;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_406;  // matmul_tiled.cl:12:15
-    wire [63:0] w_407;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_408;  // matmul_tiled.cl:12:15
-    wire [63:0] w_409;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_410;  // matmul_tiled.cl:12:15
-    wire [31:0] w_411;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_412;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_413;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_414;  // matmul_tiled.cl:12:15
-    wire [31:0] w_415;  // matmul_tiled.cl:13:29
-    wire [63:0] w_416;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_417;  // matmul_tiled.cl:13:15
-    wire [63:0] w_418;  // matmul_tiled.cl:13:15
-    wire [63:0] w_419;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_420;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_421;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_422;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_423;  // matmul_tiled.cl:13:15
-    wire [63:0] w_424;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_425;  // matmul_tiled.cl:19:9
-    wire [63:0] w_426;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_427;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_428;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_429;  // matmul_tiled.cl:19:9
-    wire [63:0] w_430;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_431;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_432;  // matmul_tiled.cl:19:9
-    wire [63:0] w_433;  // matmul_tiled.cl:19:22
-    wire [31:0] w_434;  // matmul_tiled.cl:19:30
-    wire [31:0] pw_435;  // matmul_tiled.cl:19:24
-    wire [31:0] pv_436;  // matmul_tiled.cl:19:34
-    wire [31:0] w_437;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_438;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_441;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_444;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_445;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_448;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_449;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_450;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_451;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_452;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_453;  // matmul_tiled.cl:19:22
-    reg  [63:0] pq_500;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_501;
-    wire [63:0] w_502;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_503;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_504;  // matmul_tiled.cl:20:9
-    wire [63:0] w_505;  // matmul_tiled.cl:20:22
-    wire [31:0] pw_506;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_507;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_510;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_513;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_514;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_515;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_516;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_517;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_518;  // matmul_tiled.cl:20:22
-    reg  [63:0] pq_565;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_566;
-    wire [63:0] pv_567;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_568;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_569;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_570;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_571;  // matmul_tiled.cl:7:6
-    wire        pw_572;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_573;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_574;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_575;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_576;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_577;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_578;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_579;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_580;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_439;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_440;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_442;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_443;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_446;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_447;  // matmul_tiled.cl:14:14
-    reg  [63:0] pq_454;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_455;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_456;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_457;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_458;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_459;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_460;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_461;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_462;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_463;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_464;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_465;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_466;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_467;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_468;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_469;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_470;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_471;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_472;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_473;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_474;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_475;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_476;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_477;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_478;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_479;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_480;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_481;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_482;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_483;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_484;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_485;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_486;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_487;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_488;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_489;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_490;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_491;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_492;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_493;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_494;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_495;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_496;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_497;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_498;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_499;  // matmul_tiled.cl:19:9
-    reg  [31:0] pq_508;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_509;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_511;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_512;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_519;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_520;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_521;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_522;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_523;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_524;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_525;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_526;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_527;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_528;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_529;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_530;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_531;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_532;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_533;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_534;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_535;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_536;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_537;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_538;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_539;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_540;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_541;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_542;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_543;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_544;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_545;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_546;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_547;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_548;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_549;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_550;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_551;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_552;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_553;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_554;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_555;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_556;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_557;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_558;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_559;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_560;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_561;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_562;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_563;  // matmul_tiled.cl:20:9
-    reg  [63:0] pq_564;  // matmul_tiled.cl:20:9
+    wire [31:0] w_599;  // matmul_tiled.cl:12:15
+    wire [63:0] w_600;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_601;  // matmul_tiled.cl:12:15
+    wire [63:0] w_602;  // matmul_tiled.cl:12:15
+    wire [31:0] w_603;  // matmul_tiled.cl:13:15
+    wire [63:0] w_604;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_605;  // matmul_tiled.cl:13:15
+    wire [63:0] w_606;  // matmul_tiled.cl:13:15
+    wire [63:0] w_607;  // matmul_tiled.cl:19:9
+    wire [63:0] w_608;  // matmul_tiled.cl:19:22
+    wire [31:0] w_609;  // matmul_tiled.cl:19:30
+    wire [31:0] pv_610;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_611;  // matmul_tiled.cl:13:15
+    wire [31:0] w_612;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_613;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_614;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_615;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_616;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_617;  // matmul_tiled.cl:19:34
+    reg  [63:0] pq_620;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_621;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_624;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_625;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_628;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_629;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_630;  // matmul_tiled.cl:19:22
+    wire [63:0] w_631;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_632;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_633;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_634;  // matmul_tiled.cl:19:22
+    wire [63:0] w_635;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_682;  // matmul_tiled.cl:13:15
+    wire [63:0] pw_683;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_684;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_728;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_729;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_730;  // matmul_tiled.cl:19:9
+    wire [63:0] pwa_731;
+    wire [63:0] w_732;  // matmul_tiled.cl:20:9
+    wire [63:0] w_733;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_734;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_735;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_736;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_737;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_738;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_741;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_742;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_743;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_744;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_745;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_746;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_747;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_748;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_749;
+    wire [63:0] pv_750;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_751;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_752;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_753;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_754;  // matmul_tiled.cl:7:6
+    wire        pw_755;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_756;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_757;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_758;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_759;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_760;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_761;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_762;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_763;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_618;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_619;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_685;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_686;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_687;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_688;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_689;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_690;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_691;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_692;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_693;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_694;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_695;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_696;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_697;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_698;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_699;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_700;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_701;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_702;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_703;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_704;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_705;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_706;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_707;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_708;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_709;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_710;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_711;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_712;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_713;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_714;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_715;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_716;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_717;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_718;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_719;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_720;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_721;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_722;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_723;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_724;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_725;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_726;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_727;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_622;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_623;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_626;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_627;  // matmul_tiled.cl:19:24
+    reg  [63:0] pq_636;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_637;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_638;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_639;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_640;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_641;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_642;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_643;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_644;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_645;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_646;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_647;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_648;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_649;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_650;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_651;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_652;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_653;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_654;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_655;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_656;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_657;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_658;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_659;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_660;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_661;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_662;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_663;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_664;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_665;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_666;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_667;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_668;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_669;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_670;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_671;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_672;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_673;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_674;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_675;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_676;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_677;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_678;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_679;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_680;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_681;  // matmul_tiled.cl:13:15
+    reg  [31:0] pq_739;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_740;  // matmul_tiled.cl:20:25
     reg  [5:0]  p2_drain;
-    wire [63:0] w_581;  // matmul_tiled.cl:7:6
+    wire [63:0] w_764;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_582;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_583;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_584;  // matmul_tiled.cl:7:6
-    wire        pw_585;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_765;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_766;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_767;  // matmul_tiled.cl:7:6
+    wire        pw_768;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_586;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_587;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_588;  // matmul_tiled.cl:7:6
-    wire [63:0] w_589;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_590;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_591;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_592;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_593;  // matmul_tiled.cl:7:6
-    wire [63:0] w_594;  // matmul_tiled.cl:7:6
-    wire [63:0] w_595;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_596;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_597;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_598;
-    wire [31:0] prd_599;  // matmul_tiled.cl:7:6
-    wire [31:0] w_600;  // matmul_tiled.cl:12:15
-    wire [63:0] w_601;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_602;  // matmul_tiled.cl:12:15
-    wire [63:0] w_603;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_604;  // matmul_tiled.cl:12:15
-    wire [31:0] w_605;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_606;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_607;  // matmul_tiled.cl:14:14
-    wire [31:0] pw_608;  // matmul_tiled.cl:12:15
-    wire [31:0] w_609;  // matmul_tiled.cl:13:29
-    wire [63:0] w_610;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_611;  // matmul_tiled.cl:13:15
-    wire [63:0] w_612;  // matmul_tiled.cl:13:15
-    wire [63:0] w_613;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_614;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_615;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_616;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_617;  // matmul_tiled.cl:13:15
-    wire [31:0] w_618;  // matmul_tiled.cl:16:17
-    wire [31:0] w_619;  // matmul_tiled.cl:18:25
-    wire [31:0] w_620;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_621;  // matmul_tiled.cl:18:25
-    wire [31:0] w_622;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_623;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_624;  // matmul_tiled.cl:18:25
-    wire [31:0] w_625;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_626;  // matmul_tiled.cl:18:25
-    wire        pw_627;  // matmul_tiled.cl:18:21
-    wire [63:0] w_628;  // matmul_tiled.cl:7:6
-    wire [63:0] w_629;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_630;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_631;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_632;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_633;
-    wire [63:0] pv_634;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_635;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_636;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_637;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_638;  // matmul_tiled.cl:7:6
-    wire        pw_639;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_640;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_641;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_642;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_643;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_644;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_645;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_646;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_647;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_769;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_770;  // matmul_tiled.cl:7:6
+    wire [63:0] w_771;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_772;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_773;  // matmul_tiled.cl:7:6
+    wire [63:0] w_774;  // matmul_tiled.cl:7:6
+    wire [63:0] w_775;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_776;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_777;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_778;
+    wire [31:0] prd_779;  // matmul_tiled.cl:7:6
+    wire [31:0] w_780;  // matmul_tiled.cl:16:17
+    wire [31:0] w_781;  // matmul_tiled.cl:18:18
+    wire [31:0] w_782;  // matmul_tiled.cl:18:25
+    wire [31:0] w_783;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_784;  // matmul_tiled.cl:18:25
+    wire [31:0] w_785;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_786;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_787;  // matmul_tiled.cl:18:25
+    wire [31:0] w_788;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_789;  // matmul_tiled.cl:18:25
+    wire        pw_790;  // matmul_tiled.cl:18:21
+    wire [63:0] w_791;  // matmul_tiled.cl:7:6
+    wire [63:0] w_792;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_793;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_794;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_795;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_796;
+    wire [63:0] pv_797;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_798;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_799;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_800;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_801;  // matmul_tiled.cl:7:6
+    wire        pw_802;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_803;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_804;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_805;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_806;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_807;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_808;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_809;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_810;  // matmul_tiled.cl:7:6
     reg  [1:0]  p0_drain;
-    wire [63:0] w_648;  // matmul_tiled.cl:7:6
+    wire [63:0] w_811;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -1059,487 +1218,446 @@ module matmul_datapath (
         .rdata(obj2_wi_acc_rdata)
     );
     assign p4_en = (!p4_stall);
-    assign pv_1 = v8_lid_y;
+    assign pv_1 = v4_lid_y;
     assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h08;
     assign pw_4 = (pw_2 < w_3);
-    assign pv_5 = v7_lid_x;
-    assign pv_6 = v8_lid_y;
-    assign pw_7 = pv_5[7:0];
+    assign pv_5 = v3_lid_x;
+    assign pv_6 = v4_lid_y;
+    assign w_7 = 64'h0000000000000000;
     assign w_8 = 64'h0000000000000008;
-    assign pw_9 = $unsigned($signed(pv_6) * $signed(w_8));
-    assign pw_10 = pw_9[7:0];
-    assign pw_11 = (pw_7 + pw_10);
-    assign pw_12 = {56'h00000000000000, pw_11[7:0]};
-    assign w_13 = 64'h0000000000000000;
-    assign w_14 = 64'h0000000000000004;
-    assign pw_15 = $unsigned($signed(pw_12) * $signed(w_14));
-    assign pw_16 = (w_13 + pw_15);
-    assign pwa_17 = (pw_16 >> 64'h0000000000000002);
-    assign prd_18 = obj2_wi_acc_rdata[31:0];
-    assign w_19 = 32'h00000000;
-    assign w_20 = {32'h00000000, group_0};
-    assign pv_21 = v7_lid_x;
+    assign pw_11 = $unsigned($signed(pq_10) * $signed(w_8));
+    assign pw_14 = (pw_11 | pq_13);
+    assign w_15 = 64'h0000000000000004;
+    assign pw_16 = $unsigned($signed(pw_14) * $signed(w_15));
+    assign pw_17 = (w_7 + pw_16);
+    assign pwa_18 = (pw_17 >> 64'h0000000000000002);
+    assign prd_19 = obj2_wi_acc_rdata[31:0];
+    assign w_20 = 32'h00000000;
+    assign w_21 = {32'h00000000, group_0};
     assign w_22 = 64'h0000000000000000;
-    assign pw_23 = w_20[31:0];
-    assign w_24 = 32'h00000008;
-    assign pw_25 = $unsigned($signed(pw_23) * $signed(w_24));
-    assign pw_26 = pv_21[31:0];
-    assign pw_27 = (pw_25 + pw_26);
-    assign w_28 = 32'h00000001;
-    assign w_29 = {32'h00000000, group_1};
-    assign pv_30 = v8_lid_y;
-    assign w_31 = 64'h0000000000000000;
-    assign pw_32 = w_29[31:0];
-    assign pw_33 = $unsigned($signed(pw_32) * $signed(w_24));
-    assign pw_34 = pv_30[31:0];
-    assign pw_35 = (pw_33 + pw_34);
-    assign w_36 = {32'h00000000, C_base};
-    assign w_37 = arg_n;
-    assign pw_38 = $unsigned($signed(pw_35) * $signed(w_37));
-    assign pw_45 = (pq_41 + pq_44);
-    assign pw_46 = {{32{pw_45[31]}}, pw_45[31:0]};
-    assign w_47 = 64'h0000000000000004;
-    assign pw_48 = $unsigned($signed(pw_46) * $signed(w_47));
-    assign pw_49 = (w_36 + pw_48);
-    assign pv_52 = v7_lid_x;
+    assign w_23 = 32'h00000001;
+    assign w_24 = {32'h00000000, group_1};
+    assign w_25 = 64'h0000000000000000;
+    assign w_26 = {32'h00000000, C_base};
+    assign w_27 = arg_n;
+    assign pw_28 = $unsigned($signed(w_21) * $signed(w_8));
+    assign pw_30 = (pw_28 | pq_29);
+    assign pw_31 = pw_30[31:0];
+    assign pw_32 = $unsigned($signed(w_24) * $signed(w_8));
+    assign pw_33 = (pv_6 | pw_32);
+    assign pw_34 = pw_33[31:0];
+    assign pw_35 = $unsigned($signed(pw_34) * $signed(w_27));
+    assign pw_39 = (pw_31 + pq_38);
+    assign pw_40 = {{32{pw_39[31]}}, pw_39[31:0]};
+    assign pw_41 = $unsigned($signed(pw_40) * $signed(w_15));
+    assign pw_42 = (w_26 + pw_41);
+    assign pv_43 = v3_lid_x;
+    assign pw_44 = pv_43[7:0];
+    assign w_45 = 8'h01;
+    assign pw_46 = (pw_44 + w_45);
+    assign w_47 = 8'h08;
+    assign pw_48 = (pw_46 == w_47);
+    assign w_49 = 8'h00;
+    assign pw_50 = (pw_48 ? w_49 : pw_46);
+    assign pw_51 = {56'h00000000000000, pw_50[7:0]};
+    assign pv_52 = v4_lid_y;
     assign pw_53 = pv_52[7:0];
-    assign w_54 = 8'h01;
-    assign pw_55 = (pw_53 + w_54);
-    assign w_56 = 8'h08;
-    assign pw_57 = (pw_55 == w_56);
-    assign w_58 = 8'h00;
-    assign pw_59 = (pw_57 ? w_58 : pw_55);
-    assign pw_60 = {56'h00000000000000, pw_59[7:0]};
-    assign pv_61 = v8_lid_y;
-    assign pw_62 = pv_61[7:0];
-    assign pw_63 = (pw_62 + w_54);
-    assign pw_64 = (pw_57 ? pw_63 : pw_62);
-    assign pw_65 = {56'h00000000000000, pw_64[7:0]};
+    assign pw_54 = (pw_53 + w_45);
+    assign pw_55 = (pw_48 ? pw_54 : pw_53);
+    assign pw_56 = {56'h00000000000000, pw_55[7:0]};
     assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
-    assign w_66 = 64'h0000000000000000;
-    assign w_67 = v6_group_cond0;
-    assign w_69 = v5_t;
-    assign w_70 = arg_n;
-    assign w_71 = 32'h0000001f;
-    assign w_72 = (w_70[31] ? (~((~w_70) >> w_71)) : (w_70 >> w_71));
-    assign w_73 = 32'h0000001d;
-    assign w_74 = (w_72 >> w_73);
-    assign w_75 = (w_70 + w_74);
-    assign w_76 = 32'h00000003;
-    assign w_77 = (w_75[31] ? (~((~w_75) >> w_76)) : (w_75 >> w_76));
-    assign w_78 = ((w_69 ^ 32'h80000000) < (w_77 ^ 32'h80000000));
-    assign w_79 = v5_t;
-    assign w_80 = 32'h00000001;
-    assign w_81 = (w_79 + w_80);
+    assign w_57 = 64'h0000000000000000;
+    assign w_58 = v2_group_cond0;
+    assign w_60 = v1_t;
+    assign w_61 = 32'h00000001;
+    assign w_62 = (w_60 + w_61);
+    assign w_63 = arg_n;
+    assign w_64 = 32'h0000001f;
+    assign w_65 = (w_63[31] ? (~((~w_63) >> w_64)) : (w_63 >> w_64));
+    assign w_66 = 32'h0000001d;
+    assign w_67 = (w_65 >> w_66);
+    assign w_68 = (w_63 + w_67);
+    assign w_69 = 32'h00000003;
+    assign w_70 = (w_68[31] ? (~((~w_68) >> w_69)) : (w_68 >> w_69));
+    assign w_71 = ((w_62 ^ 32'h80000000) < (w_70 ^ 32'h80000000));
     assign p3_en = (!p3_stall);
-    assign pv_82 = v8_lid_y;
-    assign pw_83 = pv_82[7:0];
-    assign w_84 = 8'h08;
-    assign pw_85 = (pw_83 < w_84);
-    assign pv_86 = v7_lid_x;
-    assign pv_87 = v8_lid_y;
-    assign pw_88 = pv_86[7:0];
-    assign pw_89 = pv_87[7:0];
-    assign w_90 = 8'h08;
-    assign pw_91 = $unsigned($signed(pw_89) * $signed(w_90));
-    assign pw_92 = (pw_88 + pw_91);
-    assign pw_93 = {56'h00000000000000, pw_92[7:0]};
-    assign w_94 = 64'h0000000000000000;
-    assign w_95 = 64'h0000000000000004;
-    assign pw_96 = $unsigned($signed(pw_93) * $signed(w_95));
-    assign pw_97 = (w_94 + pw_96);
-    assign pwa_98 = (pw_97 >> 64'h0000000000000002);
-    assign prd_99 = obj2_wi_acc_rdata[31:0];
-    assign pw_100 = pv_86[31:0];
-    assign pw_101 = pv_87[31:0];
-    assign w_102 = 64'h0000000000000000;
-    assign w_103 = 64'h0000000000000020;
-    assign pw_104 = $unsigned($signed(pv_87) * $signed(w_103));
-    assign pw_105 = (w_102 + pw_104);
-    assign pwa_106 = (pw_105 >> 64'h0000000000000002);
-    assign prd_107 = obj0_As_rdata[31:0];
-    assign w_108 = 64'h0000000000000000;
-    assign pw_109 = {{32{pw_100[31]}}, pw_100[31:0]};
-    assign pw_110 = $unsigned($signed(pw_109) * $signed(w_95));
-    assign pw_111 = (w_108 + pw_110);
-    assign pwa_112 = (pw_111 >> 64'h0000000000000002);
-    assign prd_113 = obj1_Bs_rdata[31:0];
-    assign go_114 = 1'h1;
+    assign pv_72 = v4_lid_y;
+    assign pw_73 = pv_72[7:0];
+    assign w_74 = 8'h08;
+    assign pw_75 = (pw_73 < w_74);
+    assign pv_76 = v3_lid_x;
+    assign pv_77 = v4_lid_y;
+    assign w_78 = 64'h0000000000000008;
+    assign pw_79 = $unsigned($signed(pv_77) * $signed(w_78));
+    assign pw_80 = (pw_79 | pv_76);
+    assign w_81 = 64'h0000000000000000;
+    assign w_82 = 64'h0000000000000004;
+    assign pw_83 = $unsigned($signed(pw_80) * $signed(w_82));
+    assign pw_84 = (w_81 + pw_83);
+    assign pwa_85 = (pw_84 >> 64'h0000000000000002);
+    assign prd_86 = obj2_wi_acc_rdata[31:0];
+    assign w_87 = 64'h0000000000000000;
+    assign w_88 = 64'h0000000000000020;
+    assign pw_89 = $unsigned($signed(pv_77) * $signed(w_88));
+    assign pw_90 = (w_87 + pw_89);
+    assign pwa_91 = (pw_90 >> 64'h0000000000000002);
+    assign prd_92 = obj0_As_rdata[31:0];
+    assign w_93 = 64'h0000000000000000;
+    assign pw_94 = $unsigned($signed(pv_76) * $signed(w_82));
+    assign pw_95 = (w_93 + pw_94);
+    assign pwa_96 = (pw_95 >> 64'h0000000000000002);
+    assign prd_97 = obj1_Bs_rdata[31:0];
+    assign go_98 = 1'h1;
 
     ohls_fp_fma p3u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_114),
-        .a(prd_107),
-        .b(prd_113),
-        .c(prd_99),
+        .in_valid(go_98),
+        .a(prd_92),
+        .b(prd_97),
+        .c(prd_86),
         .out_valid(p3u0_fp_fma_valid),
         .result(p3u0_fp_fma_result)
     );
-    assign bi_115 = p3u0_fp_fma_result;
-    assign bi_116 = prd_107;
-    assign bi_117 = prd_113;
-    assign bi_118 = prd_99;
-    assign fov_119 = {((((((&bi_116[30:23]) && (!(bi_116[22:0] == 23'h000000))) || ((&bi_117[30:23]) && (!(bi_117[22:0] == 23'h000000)))) || ((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) && (bi_117[30:0] == 31'h00000000)) || ((bi_116[30:0] == 31'h00000000) && ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000))))) || ((&bi_118[30:23]) && (!(bi_118[22:0] == 23'h000000)))) || (((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) || ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000))) && ((&bi_118[30:23]) && (bi_118[22:0] == 23'h000000))) && ((bi_116[31] ^ bi_117[31]) != bi_118[31]))), (((&bi_116[30:23]) && (!(bi_116[22:0] == 23'h000000))) ? (bi_116 | 32'h00400000) : (((&bi_117[30:23]) && (!(bi_117[22:0] == 23'h000000))) ? (bi_117 | 32'h00400000) : (((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) && (bi_117[30:0] == 31'h00000000)) || ((bi_116[30:0] == 31'h00000000) && ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_118[30:23]) && (!(bi_118[22:0] == 23'h000000))) ? (bi_118 | 32'h00400000) : ((((((&bi_116[30:23]) && (bi_116[22:0] == 23'h000000)) || ((&bi_117[30:23]) && (bi_117[22:0] == 23'h000000))) && ((&bi_118[30:23]) && (bi_118[22:0] == 23'h000000))) && ((bi_116[31] ^ bi_117[31]) != bi_118[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_125 = (pd_124[32] ? pd_124[31:0] : bi_115);
-    assign pw_131 = (pq_130 + w_95);
-    assign pwa_132 = (pw_131 >> 64'h0000000000000002);
-    assign prd_133 = obj0_As_r1_rdata[31:0];
-    assign pw_134 = (w_108 + w_103);
-    assign pw_140 = (pw_134 + pq_139);
-    assign pwa_141 = (pw_140 >> 64'h0000000000000002);
-    assign prd_142 = obj1_Bs_r1_rdata[31:0];
-    assign go_143 = 1'h1;
+    assign bi_99 = p3u0_fp_fma_result;
+    assign bi_100 = prd_92;
+    assign bi_101 = prd_97;
+    assign bi_102 = prd_86;
+    assign fov_103 = {((((((&bi_100[30:23]) && (!(bi_100[22:0] == 23'h000000))) || ((&bi_101[30:23]) && (!(bi_101[22:0] == 23'h000000)))) || ((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) && (bi_101[30:0] == 31'h00000000)) || ((bi_100[30:0] == 31'h00000000) && ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000))))) || ((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000)))) || (((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) || ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000))) && ((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000))) && ((bi_100[31] ^ bi_101[31]) != bi_102[31]))), (((&bi_100[30:23]) && (!(bi_100[22:0] == 23'h000000))) ? (bi_100 | 32'h00400000) : (((&bi_101[30:23]) && (!(bi_101[22:0] == 23'h000000))) ? (bi_101 | 32'h00400000) : (((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) && (bi_101[30:0] == 31'h00000000)) || ((bi_100[30:0] == 31'h00000000) && ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000))) ? (bi_102 | 32'h00400000) : ((((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) || ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000))) && ((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000))) && ((bi_100[31] ^ bi_101[31]) != bi_102[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_109 = (pd_108[32] ? pd_108[31:0] : bi_99);
+    assign pw_110 = (pw_90 + w_82);
+    assign pwa_116 = (pq_115 >> 64'h0000000000000002);
+    assign prd_117 = obj0_As_r1_rdata[31:0];
+    assign pw_118 = (w_93 + w_88);
+    assign pw_119 = (pw_118 + pw_94);
+    assign pwa_125 = (pq_124 >> 64'h0000000000000002);
+    assign prd_126 = obj1_Bs_r1_rdata[31:0];
+    assign go_127 = 1'h1;
 
     ohls_fp_fma p3u1_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_143),
-        .a(prd_133),
-        .b(prd_142),
-        .c(pw_125),
+        .in_valid(go_127),
+        .a(prd_117),
+        .b(prd_126),
+        .c(pw_109),
         .out_valid(p3u1_fp_fma_valid),
         .result(p3u1_fp_fma_result)
     );
-    assign bi_144 = p3u1_fp_fma_result;
-    assign bi_145 = prd_133;
-    assign bi_146 = prd_142;
-    assign bi_147 = pw_125;
-    assign fov_148 = {((((((&bi_145[30:23]) && (!(bi_145[22:0] == 23'h000000))) || ((&bi_146[30:23]) && (!(bi_146[22:0] == 23'h000000)))) || ((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) && (bi_146[30:0] == 31'h00000000)) || ((bi_145[30:0] == 31'h00000000) && ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000))))) || ((&bi_147[30:23]) && (!(bi_147[22:0] == 23'h000000)))) || (((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) || ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000))) && ((&bi_147[30:23]) && (bi_147[22:0] == 23'h000000))) && ((bi_145[31] ^ bi_146[31]) != bi_147[31]))), (((&bi_145[30:23]) && (!(bi_145[22:0] == 23'h000000))) ? (bi_145 | 32'h00400000) : (((&bi_146[30:23]) && (!(bi_146[22:0] == 23'h000000))) ? (bi_146 | 32'h00400000) : (((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) && (bi_146[30:0] == 31'h00000000)) || ((bi_145[30:0] == 31'h00000000) && ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_147[30:23]) && (!(bi_147[22:0] == 23'h000000))) ? (bi_147 | 32'h00400000) : ((((((&bi_145[30:23]) && (bi_145[22:0] == 23'h000000)) || ((&bi_146[30:23]) && (bi_146[22:0] == 23'h000000))) && ((&bi_147[30:23]) && (bi_147[22:0] == 23'h000000))) && ((bi_145[31] ^ bi_146[31]) != bi_147[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_154 = (pd_153[32] ? pd_153[31:0] : bi_144);
-    assign w_155 = 64'h0000000000000008;
-    assign pw_161 = (pq_160 + w_155);
-    assign pwa_162 = (pw_161 >> 64'h0000000000000002);
-    assign prd_163 = obj0_As_r2_rdata[31:0];
-    assign w_164 = 64'h0000000000000040;
-    assign pw_165 = (w_108 + w_164);
-    assign pw_171 = (pw_165 + pq_170);
-    assign pwa_172 = (pw_171 >> 64'h0000000000000002);
-    assign prd_173 = obj1_Bs_r2_rdata[31:0];
-    assign go_174 = 1'h1;
+    assign bi_128 = p3u1_fp_fma_result;
+    assign bi_129 = prd_117;
+    assign bi_130 = prd_126;
+    assign bi_131 = pw_109;
+    assign fov_132 = {((((((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) || ((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000)))) || ((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))))) || ((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000)))) || (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31]))), (((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) ? (bi_129 | 32'h00400000) : (((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000))) ? (bi_130 | 32'h00400000) : (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : ((((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_138 = (pd_137[32] ? pd_137[31:0] : bi_128);
+    assign pw_139 = (pw_90 + w_78);
+    assign pwa_150 = (pq_149 >> 64'h0000000000000002);
+    assign prd_151 = obj0_As_r2_rdata[31:0];
+    assign w_152 = 64'h0000000000000040;
+    assign pw_153 = (w_93 + w_152);
+    assign pw_154 = (pw_153 + pw_94);
+    assign pwa_165 = (pq_164 >> 64'h0000000000000002);
+    assign prd_166 = obj1_Bs_r2_rdata[31:0];
+    assign go_167 = 1'h1;
 
     ohls_fp_fma p3u2_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_174),
-        .a(prd_163),
-        .b(prd_173),
-        .c(pw_154),
+        .in_valid(go_167),
+        .a(prd_151),
+        .b(prd_166),
+        .c(pw_138),
         .out_valid(p3u2_fp_fma_valid),
         .result(p3u2_fp_fma_result)
     );
-    assign bi_175 = p3u2_fp_fma_result;
-    assign bi_176 = prd_163;
-    assign bi_177 = prd_173;
-    assign bi_178 = pw_154;
-    assign fov_179 = {((((((&bi_176[30:23]) && (!(bi_176[22:0] == 23'h000000))) || ((&bi_177[30:23]) && (!(bi_177[22:0] == 23'h000000)))) || ((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) && (bi_177[30:0] == 31'h00000000)) || ((bi_176[30:0] == 31'h00000000) && ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))))) || ((&bi_178[30:23]) && (!(bi_178[22:0] == 23'h000000)))) || (((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) || ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))) && ((&bi_178[30:23]) && (bi_178[22:0] == 23'h000000))) && ((bi_176[31] ^ bi_177[31]) != bi_178[31]))), (((&bi_176[30:23]) && (!(bi_176[22:0] == 23'h000000))) ? (bi_176 | 32'h00400000) : (((&bi_177[30:23]) && (!(bi_177[22:0] == 23'h000000))) ? (bi_177 | 32'h00400000) : (((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) && (bi_177[30:0] == 31'h00000000)) || ((bi_176[30:0] == 31'h00000000) && ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_178[30:23]) && (!(bi_178[22:0] == 23'h000000))) ? (bi_178 | 32'h00400000) : ((((((&bi_176[30:23]) && (bi_176[22:0] == 23'h000000)) || ((&bi_177[30:23]) && (bi_177[22:0] == 23'h000000))) && ((&bi_178[30:23]) && (bi_178[22:0] == 23'h000000))) && ((bi_176[31] ^ bi_177[31]) != bi_178[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_185 = (pd_184[32] ? pd_184[31:0] : bi_175);
-    assign w_186 = 64'h000000000000000c;
-    assign pw_192 = (pq_191 + w_186);
-    assign pwa_193 = (pw_192 >> 64'h0000000000000002);
-    assign prd_194 = obj0_As_r3_rdata[31:0];
-    assign w_195 = 64'h0000000000000060;
-    assign pw_196 = (w_108 + w_195);
-    assign pw_202 = (pw_196 + pq_201);
-    assign pwa_203 = (pw_202 >> 64'h0000000000000002);
-    assign prd_204 = obj1_Bs_r3_rdata[31:0];
-    assign go_205 = 1'h1;
+    assign bi_168 = p3u2_fp_fma_result;
+    assign bi_169 = prd_151;
+    assign bi_170 = prd_166;
+    assign bi_171 = pw_138;
+    assign fov_172 = {((((((&bi_169[30:23]) && (!(bi_169[22:0] == 23'h000000))) || ((&bi_170[30:23]) && (!(bi_170[22:0] == 23'h000000)))) || ((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) && (bi_170[30:0] == 31'h00000000)) || ((bi_169[30:0] == 31'h00000000) && ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))))) || ((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000)))) || (((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) || ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))) && ((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000))) && ((bi_169[31] ^ bi_170[31]) != bi_171[31]))), (((&bi_169[30:23]) && (!(bi_169[22:0] == 23'h000000))) ? (bi_169 | 32'h00400000) : (((&bi_170[30:23]) && (!(bi_170[22:0] == 23'h000000))) ? (bi_170 | 32'h00400000) : (((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) && (bi_170[30:0] == 31'h00000000)) || ((bi_169[30:0] == 31'h00000000) && ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : ((((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) || ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))) && ((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000))) && ((bi_169[31] ^ bi_170[31]) != bi_171[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_178 = (pd_177[32] ? pd_177[31:0] : bi_168);
+    assign w_179 = 64'h000000000000000c;
+    assign pw_180 = (pw_90 + w_179);
+    assign pwa_196 = (pq_195 >> 64'h0000000000000002);
+    assign prd_197 = obj0_As_r3_rdata[31:0];
+    assign w_198 = 64'h0000000000000060;
+    assign pw_199 = (w_93 + w_198);
+    assign pw_200 = (pw_199 + pw_94);
+    assign pwa_216 = (pq_215 >> 64'h0000000000000002);
+    assign prd_217 = obj1_Bs_r3_rdata[31:0];
+    assign go_218 = 1'h1;
 
     ohls_fp_fma p3u3_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_205),
-        .a(prd_194),
-        .b(prd_204),
-        .c(pw_185),
+        .in_valid(go_218),
+        .a(prd_197),
+        .b(prd_217),
+        .c(pw_178),
         .out_valid(p3u3_fp_fma_valid),
         .result(p3u3_fp_fma_result)
     );
-    assign bi_206 = p3u3_fp_fma_result;
-    assign bi_207 = prd_194;
-    assign bi_208 = prd_204;
-    assign bi_209 = pw_185;
-    assign fov_210 = {((((((&bi_207[30:23]) && (!(bi_207[22:0] == 23'h000000))) || ((&bi_208[30:23]) && (!(bi_208[22:0] == 23'h000000)))) || ((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) && (bi_208[30:0] == 31'h00000000)) || ((bi_207[30:0] == 31'h00000000) && ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000))))) || ((&bi_209[30:23]) && (!(bi_209[22:0] == 23'h000000)))) || (((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) || ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000))) && ((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000))) && ((bi_207[31] ^ bi_208[31]) != bi_209[31]))), (((&bi_207[30:23]) && (!(bi_207[22:0] == 23'h000000))) ? (bi_207 | 32'h00400000) : (((&bi_208[30:23]) && (!(bi_208[22:0] == 23'h000000))) ? (bi_208 | 32'h00400000) : (((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) && (bi_208[30:0] == 31'h00000000)) || ((bi_207[30:0] == 31'h00000000) && ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_209[30:23]) && (!(bi_209[22:0] == 23'h000000))) ? (bi_209 | 32'h00400000) : ((((((&bi_207[30:23]) && (bi_207[22:0] == 23'h000000)) || ((&bi_208[30:23]) && (bi_208[22:0] == 23'h000000))) && ((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000))) && ((bi_207[31] ^ bi_208[31]) != bi_209[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_216 = (pd_215[32] ? pd_215[31:0] : bi_206);
-    assign w_217 = 64'h0000000000000010;
-    assign pw_223 = (pq_222 + w_217);
-    assign pwa_224 = (pw_223 >> 64'h0000000000000002);
-    assign prd_225 = obj0_As_r4_rdata[31:0];
-    assign w_226 = 64'h0000000000000080;
-    assign pw_227 = (w_108 + w_226);
-    assign pw_233 = (pw_227 + pq_232);
-    assign pwa_234 = (pw_233 >> 64'h0000000000000002);
-    assign prd_235 = obj1_Bs_r4_rdata[31:0];
-    assign go_236 = 1'h1;
+    assign bi_219 = p3u3_fp_fma_result;
+    assign bi_220 = prd_197;
+    assign bi_221 = prd_217;
+    assign bi_222 = pw_178;
+    assign fov_223 = {((((((&bi_220[30:23]) && (!(bi_220[22:0] == 23'h000000))) || ((&bi_221[30:23]) && (!(bi_221[22:0] == 23'h000000)))) || ((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) && (bi_221[30:0] == 31'h00000000)) || ((bi_220[30:0] == 31'h00000000) && ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))))) || ((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000)))) || (((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) || ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))) && ((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000))) && ((bi_220[31] ^ bi_221[31]) != bi_222[31]))), (((&bi_220[30:23]) && (!(bi_220[22:0] == 23'h000000))) ? (bi_220 | 32'h00400000) : (((&bi_221[30:23]) && (!(bi_221[22:0] == 23'h000000))) ? (bi_221 | 32'h00400000) : (((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) && (bi_221[30:0] == 31'h00000000)) || ((bi_220[30:0] == 31'h00000000) && ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) ? (bi_222 | 32'h00400000) : ((((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) || ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))) && ((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000))) && ((bi_220[31] ^ bi_221[31]) != bi_222[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_229 = (pd_228[32] ? pd_228[31:0] : bi_219);
+    assign w_230 = 64'h0000000000000010;
+    assign pw_231 = (pw_90 + w_230);
+    assign pwa_252 = (pq_251 >> 64'h0000000000000002);
+    assign prd_253 = obj0_As_r4_rdata[31:0];
+    assign w_254 = 64'h0000000000000080;
+    assign pw_255 = (w_93 + w_254);
+    assign pw_256 = (pw_255 + pw_94);
+    assign pwa_277 = (pq_276 >> 64'h0000000000000002);
+    assign prd_278 = obj1_Bs_r4_rdata[31:0];
+    assign go_279 = 1'h1;
 
     ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_236),
-        .a(prd_225),
-        .b(prd_235),
-        .c(pw_216),
+        .in_valid(go_279),
+        .a(prd_253),
+        .b(prd_278),
+        .c(pw_229),
         .out_valid(p3u4_fp_fma_valid),
         .result(p3u4_fp_fma_result)
     );
-    assign bi_237 = p3u4_fp_fma_result;
-    assign bi_238 = prd_225;
-    assign bi_239 = prd_235;
-    assign bi_240 = pw_216;
-    assign fov_241 = {((((((&bi_238[30:23]) && (!(bi_238[22:0] == 23'h000000))) || ((&bi_239[30:23]) && (!(bi_239[22:0] == 23'h000000)))) || ((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) && (bi_239[30:0] == 31'h00000000)) || ((bi_238[30:0] == 31'h00000000) && ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000))))) || ((&bi_240[30:23]) && (!(bi_240[22:0] == 23'h000000)))) || (((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) || ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000))) && ((&bi_240[30:23]) && (bi_240[22:0] == 23'h000000))) && ((bi_238[31] ^ bi_239[31]) != bi_240[31]))), (((&bi_238[30:23]) && (!(bi_238[22:0] == 23'h000000))) ? (bi_238 | 32'h00400000) : (((&bi_239[30:23]) && (!(bi_239[22:0] == 23'h000000))) ? (bi_239 | 32'h00400000) : (((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) && (bi_239[30:0] == 31'h00000000)) || ((bi_238[30:0] == 31'h00000000) && ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_240[30:23]) && (!(bi_240[22:0] == 23'h000000))) ? (bi_240 | 32'h00400000) : ((((((&bi_238[30:23]) && (bi_238[22:0] == 23'h000000)) || ((&bi_239[30:23]) && (bi_239[22:0] == 23'h000000))) && ((&bi_240[30:23]) && (bi_240[22:0] == 23'h000000))) && ((bi_238[31] ^ bi_239[31]) != bi_240[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_247 = (pd_246[32] ? pd_246[31:0] : bi_237);
-    assign w_248 = 64'h0000000000000014;
-    assign pw_254 = (pq_253 + w_248);
-    assign pwa_255 = (pw_254 >> 64'h0000000000000002);
-    assign prd_256 = obj0_As_r5_rdata[31:0];
-    assign w_257 = 64'h00000000000000a0;
-    assign pw_258 = (w_108 + w_257);
-    assign pw_264 = (pw_258 + pq_263);
-    assign pwa_265 = (pw_264 >> 64'h0000000000000002);
-    assign prd_266 = obj1_Bs_r5_rdata[31:0];
-    assign go_267 = 1'h1;
+    assign bi_280 = p3u4_fp_fma_result;
+    assign bi_281 = prd_253;
+    assign bi_282 = prd_278;
+    assign bi_283 = pw_229;
+    assign fov_284 = {((((((&bi_281[30:23]) && (!(bi_281[22:0] == 23'h000000))) || ((&bi_282[30:23]) && (!(bi_282[22:0] == 23'h000000)))) || ((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) && (bi_282[30:0] == 31'h00000000)) || ((bi_281[30:0] == 31'h00000000) && ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000))))) || ((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000)))) || (((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) || ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000))) && ((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000))) && ((bi_281[31] ^ bi_282[31]) != bi_283[31]))), (((&bi_281[30:23]) && (!(bi_281[22:0] == 23'h000000))) ? (bi_281 | 32'h00400000) : (((&bi_282[30:23]) && (!(bi_282[22:0] == 23'h000000))) ? (bi_282 | 32'h00400000) : (((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) && (bi_282[30:0] == 31'h00000000)) || ((bi_281[30:0] == 31'h00000000) && ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) ? (bi_283 | 32'h00400000) : ((((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) || ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000))) && ((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000))) && ((bi_281[31] ^ bi_282[31]) != bi_283[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_290 = (pd_289[32] ? pd_289[31:0] : bi_280);
+    assign w_291 = 64'h0000000000000014;
+    assign pw_292 = (pw_90 + w_291);
+    assign pwa_318 = (pq_317 >> 64'h0000000000000002);
+    assign prd_319 = obj0_As_r5_rdata[31:0];
+    assign w_320 = 64'h00000000000000a0;
+    assign pw_321 = (w_93 + w_320);
+    assign pw_322 = (pw_321 + pw_94);
+    assign pwa_348 = (pq_347 >> 64'h0000000000000002);
+    assign prd_349 = obj1_Bs_r5_rdata[31:0];
+    assign go_350 = 1'h1;
 
     ohls_fp_fma p3u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_267),
-        .a(prd_256),
-        .b(prd_266),
-        .c(pw_247),
+        .in_valid(go_350),
+        .a(prd_319),
+        .b(prd_349),
+        .c(pw_290),
         .out_valid(p3u5_fp_fma_valid),
         .result(p3u5_fp_fma_result)
     );
-    assign bi_268 = p3u5_fp_fma_result;
-    assign bi_269 = prd_256;
-    assign bi_270 = prd_266;
-    assign bi_271 = pw_247;
-    assign fov_272 = {((((((&bi_269[30:23]) && (!(bi_269[22:0] == 23'h000000))) || ((&bi_270[30:23]) && (!(bi_270[22:0] == 23'h000000)))) || ((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) && (bi_270[30:0] == 31'h00000000)) || ((bi_269[30:0] == 31'h00000000) && ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000))))) || ((&bi_271[30:23]) && (!(bi_271[22:0] == 23'h000000)))) || (((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) || ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000))) && ((&bi_271[30:23]) && (bi_271[22:0] == 23'h000000))) && ((bi_269[31] ^ bi_270[31]) != bi_271[31]))), (((&bi_269[30:23]) && (!(bi_269[22:0] == 23'h000000))) ? (bi_269 | 32'h00400000) : (((&bi_270[30:23]) && (!(bi_270[22:0] == 23'h000000))) ? (bi_270 | 32'h00400000) : (((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) && (bi_270[30:0] == 31'h00000000)) || ((bi_269[30:0] == 31'h00000000) && ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_271[30:23]) && (!(bi_271[22:0] == 23'h000000))) ? (bi_271 | 32'h00400000) : ((((((&bi_269[30:23]) && (bi_269[22:0] == 23'h000000)) || ((&bi_270[30:23]) && (bi_270[22:0] == 23'h000000))) && ((&bi_271[30:23]) && (bi_271[22:0] == 23'h000000))) && ((bi_269[31] ^ bi_270[31]) != bi_271[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_278 = (pd_277[32] ? pd_277[31:0] : bi_268);
-    assign w_279 = 64'h0000000000000018;
-    assign pw_285 = (pq_284 + w_279);
-    assign pwa_286 = (pw_285 >> 64'h0000000000000002);
-    assign prd_287 = obj0_As_r6_rdata[31:0];
-    assign w_288 = 64'h00000000000000c0;
-    assign pw_289 = (w_108 + w_288);
-    assign pw_295 = (pw_289 + pq_294);
-    assign pwa_296 = (pw_295 >> 64'h0000000000000002);
-    assign prd_297 = obj1_Bs_r6_rdata[31:0];
-    assign go_298 = 1'h1;
+    assign bi_351 = p3u5_fp_fma_result;
+    assign bi_352 = prd_319;
+    assign bi_353 = prd_349;
+    assign bi_354 = pw_290;
+    assign fov_355 = {((((((&bi_352[30:23]) && (!(bi_352[22:0] == 23'h000000))) || ((&bi_353[30:23]) && (!(bi_353[22:0] == 23'h000000)))) || ((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) && (bi_353[30:0] == 31'h00000000)) || ((bi_352[30:0] == 31'h00000000) && ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000))))) || ((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000)))) || (((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) || ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000))) && ((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000))) && ((bi_352[31] ^ bi_353[31]) != bi_354[31]))), (((&bi_352[30:23]) && (!(bi_352[22:0] == 23'h000000))) ? (bi_352 | 32'h00400000) : (((&bi_353[30:23]) && (!(bi_353[22:0] == 23'h000000))) ? (bi_353 | 32'h00400000) : (((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) && (bi_353[30:0] == 31'h00000000)) || ((bi_352[30:0] == 31'h00000000) && ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) ? (bi_354 | 32'h00400000) : ((((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) || ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000))) && ((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000))) && ((bi_352[31] ^ bi_353[31]) != bi_354[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_361 = (pd_360[32] ? pd_360[31:0] : bi_351);
+    assign w_362 = 64'h0000000000000018;
+    assign pw_363 = (pw_90 + w_362);
+    assign pwa_394 = (pq_393 >> 64'h0000000000000002);
+    assign prd_395 = obj0_As_r6_rdata[31:0];
+    assign w_396 = 64'h00000000000000c0;
+    assign pw_397 = (w_93 + w_396);
+    assign pw_398 = (pw_397 + pw_94);
+    assign pwa_429 = (pq_428 >> 64'h0000000000000002);
+    assign prd_430 = obj1_Bs_r6_rdata[31:0];
+    assign go_431 = 1'h1;
 
     ohls_fp_fma p3u6_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_298),
-        .a(prd_287),
-        .b(prd_297),
-        .c(pw_278),
+        .in_valid(go_431),
+        .a(prd_395),
+        .b(prd_430),
+        .c(pw_361),
         .out_valid(p3u6_fp_fma_valid),
         .result(p3u6_fp_fma_result)
     );
-    assign bi_299 = p3u6_fp_fma_result;
-    assign bi_300 = prd_287;
-    assign bi_301 = prd_297;
-    assign bi_302 = pw_278;
-    assign fov_303 = {((((((&bi_300[30:23]) && (!(bi_300[22:0] == 23'h000000))) || ((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000)))) || ((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) && (bi_301[30:0] == 31'h00000000)) || ((bi_300[30:0] == 31'h00000000) && ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))))) || ((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000)))) || (((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) || ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((bi_300[31] ^ bi_301[31]) != bi_302[31]))), (((&bi_300[30:23]) && (!(bi_300[22:0] == 23'h000000))) ? (bi_300 | 32'h00400000) : (((&bi_301[30:23]) && (!(bi_301[22:0] == 23'h000000))) ? (bi_301 | 32'h00400000) : (((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) && (bi_301[30:0] == 31'h00000000)) || ((bi_300[30:0] == 31'h00000000) && ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_302[30:23]) && (!(bi_302[22:0] == 23'h000000))) ? (bi_302 | 32'h00400000) : ((((((&bi_300[30:23]) && (bi_300[22:0] == 23'h000000)) || ((&bi_301[30:23]) && (bi_301[22:0] == 23'h000000))) && ((&bi_302[30:23]) && (bi_302[22:0] == 23'h000000))) && ((bi_300[31] ^ bi_301[31]) != bi_302[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_309 = (pd_308[32] ? pd_308[31:0] : bi_299);
-    assign w_310 = 64'h000000000000001c;
-    assign pw_316 = (pq_315 + w_310);
-    assign pwa_317 = (pw_316 >> 64'h0000000000000002);
-    assign prd_318 = obj0_As_r7_rdata[31:0];
-    assign w_319 = 64'h00000000000000e0;
-    assign pw_320 = (w_108 + w_319);
-    assign pw_326 = (pw_320 + pq_325);
-    assign pwa_327 = (pw_326 >> 64'h0000000000000002);
-    assign prd_328 = obj1_Bs_r7_rdata[31:0];
-    assign go_329 = 1'h1;
+    assign bi_432 = p3u6_fp_fma_result;
+    assign bi_433 = prd_395;
+    assign bi_434 = prd_430;
+    assign bi_435 = pw_361;
+    assign fov_436 = {((((((&bi_433[30:23]) && (!(bi_433[22:0] == 23'h000000))) || ((&bi_434[30:23]) && (!(bi_434[22:0] == 23'h000000)))) || ((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) && (bi_434[30:0] == 31'h00000000)) || ((bi_433[30:0] == 31'h00000000) && ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000))))) || ((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000)))) || (((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) || ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000))) && ((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000))) && ((bi_433[31] ^ bi_434[31]) != bi_435[31]))), (((&bi_433[30:23]) && (!(bi_433[22:0] == 23'h000000))) ? (bi_433 | 32'h00400000) : (((&bi_434[30:23]) && (!(bi_434[22:0] == 23'h000000))) ? (bi_434 | 32'h00400000) : (((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) && (bi_434[30:0] == 31'h00000000)) || ((bi_433[30:0] == 31'h00000000) && ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) ? (bi_435 | 32'h00400000) : ((((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) || ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000))) && ((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000))) && ((bi_433[31] ^ bi_434[31]) != bi_435[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_442 = (pd_441[32] ? pd_441[31:0] : bi_432);
+    assign w_443 = 64'h000000000000001c;
+    assign pw_444 = (pw_90 + w_443);
+    assign pwa_480 = (pq_479 >> 64'h0000000000000002);
+    assign prd_481 = obj0_As_r7_rdata[31:0];
+    assign w_482 = 64'h00000000000000e0;
+    assign pw_483 = (w_93 + w_482);
+    assign pw_484 = (pw_483 + pw_94);
+    assign pwa_520 = (pq_519 >> 64'h0000000000000002);
+    assign prd_521 = obj1_Bs_r7_rdata[31:0];
+    assign go_522 = 1'h1;
 
     ohls_fp_fma p3u7_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_329),
-        .a(prd_318),
-        .b(prd_328),
-        .c(pw_309),
+        .in_valid(go_522),
+        .a(prd_481),
+        .b(prd_521),
+        .c(pw_442),
         .out_valid(p3u7_fp_fma_valid),
         .result(p3u7_fp_fma_result)
     );
-    assign bi_330 = p3u7_fp_fma_result;
-    assign bi_331 = prd_318;
-    assign bi_332 = prd_328;
-    assign bi_333 = pw_309;
-    assign fov_334 = {((((((&bi_331[30:23]) && (!(bi_331[22:0] == 23'h000000))) || ((&bi_332[30:23]) && (!(bi_332[22:0] == 23'h000000)))) || ((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) && (bi_332[30:0] == 31'h00000000)) || ((bi_331[30:0] == 31'h00000000) && ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000))))) || ((&bi_333[30:23]) && (!(bi_333[22:0] == 23'h000000)))) || (((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) || ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000))) && ((&bi_333[30:23]) && (bi_333[22:0] == 23'h000000))) && ((bi_331[31] ^ bi_332[31]) != bi_333[31]))), (((&bi_331[30:23]) && (!(bi_331[22:0] == 23'h000000))) ? (bi_331 | 32'h00400000) : (((&bi_332[30:23]) && (!(bi_332[22:0] == 23'h000000))) ? (bi_332 | 32'h00400000) : (((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) && (bi_332[30:0] == 31'h00000000)) || ((bi_331[30:0] == 31'h00000000) && ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_333[30:23]) && (!(bi_333[22:0] == 23'h000000))) ? (bi_333 | 32'h00400000) : ((((((&bi_331[30:23]) && (bi_331[22:0] == 23'h000000)) || ((&bi_332[30:23]) && (bi_332[22:0] == 23'h000000))) && ((&bi_333[30:23]) && (bi_333[22:0] == 23'h000000))) && ((bi_331[31] ^ bi_332[31]) != bi_333[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_340 = (pd_339[32] ? pd_339[31:0] : bi_330);
-    assign w_341 = 64'h0000000000000000;
-    assign w_342 = 64'h0000000000000004;
-    assign pw_384 = $unsigned($signed(pq_383) * $signed(w_342));
-    assign pw_385 = (w_341 + pw_384);
-    assign pwa_386 = (pw_385 >> 64'h0000000000000002);
-    assign pv_387 = v7_lid_x;
-    assign pw_388 = pv_387[7:0];
-    assign w_389 = 8'h01;
-    assign pw_390 = (pw_388 + w_389);
-    assign w_391 = 8'h08;
-    assign pw_392 = (pw_390 == w_391);
-    assign w_393 = 8'h00;
-    assign pw_394 = (pw_392 ? w_393 : pw_390);
-    assign pw_395 = {56'h00000000000000, pw_394[7:0]};
-    assign pv_396 = v8_lid_y;
-    assign pw_397 = pv_396[7:0];
-    assign pw_398 = (pw_397 + w_389);
-    assign pw_399 = (pw_392 ? pw_398 : pw_397);
-    assign pw_400 = {56'h00000000000000, pw_399[7:0]};
-    assign p3_stall = 1'h0;
-    assign w_401 = 64'h0000000000000000;
-    assign p2_en = (!p2_stall);
-    assign pv_402 = v8_lid_y;
-    assign pw_403 = pv_402[7:0];
-    assign w_404 = 8'h08;
-    assign pw_405 = (pw_403 < w_404);
-    assign w_406 = 32'h00000000;
-    assign w_407 = {32'h00000000, group_0};
-    assign pv_408 = v7_lid_x;
-    assign w_409 = 64'h0000000000000000;
-    assign pw_410 = w_407[31:0];
-    assign w_411 = 32'h00000008;
-    assign pw_412 = $unsigned($signed(pw_410) * $signed(w_411));
-    assign pw_413 = pv_408[31:0];
-    assign pw_414 = (pw_412 + pw_413);
-    assign w_415 = 32'h00000001;
-    assign w_416 = {32'h00000000, group_1};
-    assign pv_417 = v8_lid_y;
-    assign w_418 = 64'h0000000000000000;
-    assign w_419 = 64'h0000000000000008;
-    assign pw_420 = $unsigned($signed(w_416) * $signed(w_419));
-    assign pw_421 = pw_420[31:0];
-    assign pw_422 = pv_417[31:0];
-    assign pw_423 = (pw_421 + pw_422);
-    assign w_424 = 64'h0000000000000000;
-    assign pw_425 = {{32{pw_422[31]}}, pw_422[31:0]};
-    assign w_426 = 64'h0000000000000020;
-    assign pw_427 = $unsigned($signed(pw_425) * $signed(w_426));
-    assign pw_428 = (w_424 + pw_427);
-    assign pw_429 = {{32{pw_413[31]}}, pw_413[31:0]};
-    assign w_430 = 64'h0000000000000004;
-    assign pw_431 = $unsigned($signed(pw_429) * $signed(w_430));
-    assign pw_432 = (pw_428 + pw_431);
-    assign w_433 = {32'h00000000, A_base};
-    assign w_434 = arg_n;
-    assign pw_435 = $unsigned($signed(pw_423) * $signed(w_434));
-    assign pv_436 = v5_t;
-    assign w_437 = 32'h00000008;
-    assign pw_438 = $unsigned($signed(pv_436) * $signed(w_437));
-    assign pw_445 = (pq_441 + pq_444);
-    assign pw_449 = (pw_445 + pq_448);
-    assign pw_450 = {{32{pw_449[31]}}, pw_449[31:0]};
-    assign pw_451 = $unsigned($signed(pw_450) * $signed(w_430));
-    assign pw_452 = (w_433 + pw_451);
-    assign pld_453 = A_ld_resp_data;
-    assign pwa_501 = (pq_500 >> 64'h0000000000000002);
-    assign w_502 = 64'h0000000000000000;
-    assign pw_503 = (w_502 + pw_427);
-    assign pw_504 = (pw_503 + pw_431);
-    assign w_505 = {32'h00000000, B_base};
-    assign pw_506 = (pw_438 + pw_422);
-    assign pw_507 = $unsigned($signed(pw_506) * $signed(w_434));
-    assign pw_514 = (pq_510 + pq_513);
-    assign pw_515 = {{32{pw_514[31]}}, pw_514[31:0]};
-    assign pw_516 = $unsigned($signed(pw_515) * $signed(w_430));
-    assign pw_517 = (w_505 + pw_516);
-    assign pld_518 = B_ld_resp_data;
-    assign pwa_566 = (pq_565 >> 64'h0000000000000002);
-    assign pv_567 = v7_lid_x;
-    assign pw_568 = pv_567[7:0];
-    assign w_569 = 8'h01;
-    assign pw_570 = (pw_568 + w_569);
-    assign w_571 = 8'h08;
-    assign pw_572 = (pw_570 == w_571);
-    assign w_573 = 8'h00;
-    assign pw_574 = (pw_572 ? w_573 : pw_570);
-    assign pw_575 = {56'h00000000000000, pw_574[7:0]};
-    assign pv_576 = v8_lid_y;
-    assign pw_577 = pv_576[7:0];
-    assign pw_578 = (pw_577 + w_569);
-    assign pw_579 = (pw_572 ? pw_578 : pw_577);
-    assign pw_580 = {56'h00000000000000, pw_579[7:0]};
-    assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_581 = 64'h0000000000000000;
-    assign p0_en = (!p0_stall);
-    assign pv_582 = v8_lid_y;
-    assign pw_583 = pv_582[7:0];
+    assign bi_523 = p3u7_fp_fma_result;
+    assign bi_524 = prd_481;
+    assign bi_525 = prd_521;
+    assign bi_526 = pw_442;
+    assign fov_527 = {((((((&bi_524[30:23]) && (!(bi_524[22:0] == 23'h000000))) || ((&bi_525[30:23]) && (!(bi_525[22:0] == 23'h000000)))) || ((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) && (bi_525[30:0] == 31'h00000000)) || ((bi_524[30:0] == 31'h00000000) && ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000))))) || ((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000)))) || (((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) || ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000))) && ((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000))) && ((bi_524[31] ^ bi_525[31]) != bi_526[31]))), (((&bi_524[30:23]) && (!(bi_524[22:0] == 23'h000000))) ? (bi_524 | 32'h00400000) : (((&bi_525[30:23]) && (!(bi_525[22:0] == 23'h000000))) ? (bi_525 | 32'h00400000) : (((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) && (bi_525[30:0] == 31'h00000000)) || ((bi_524[30:0] == 31'h00000000) && ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) ? (bi_526 | 32'h00400000) : ((((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) || ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000))) && ((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000))) && ((bi_524[31] ^ bi_525[31]) != bi_526[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_533 = (pd_532[32] ? pd_532[31:0] : bi_523);
+    assign w_534 = 64'h0000000000000000;
+    assign w_535 = 64'h0000000000000004;
+    assign pw_536 = $unsigned($signed(pw_80) * $signed(w_535));
+    assign pw_537 = (w_534 + pw_536);
+    assign pwa_579 = (pq_578 >> 64'h0000000000000002);
+    assign pv_580 = v3_lid_x;
+    assign pw_581 = pv_580[7:0];
+    assign w_582 = 8'h01;
+    assign pw_583 = (pw_581 + w_582);
     assign w_584 = 8'h08;
-    assign pw_585 = (pw_583 < w_584);
-    assign pv_586 = v7_lid_x;
-    assign pv_587 = v8_lid_y;
-    assign pw_588 = pv_586[7:0];
-    assign w_589 = 64'h0000000000000008;
-    assign pw_590 = $unsigned($signed(pv_587) * $signed(w_589));
-    assign pw_591 = pw_590[7:0];
-    assign pw_592 = (pw_588 + pw_591);
+    assign pw_585 = (pw_583 == w_584);
+    assign w_586 = 8'h00;
+    assign pw_587 = (pw_585 ? w_586 : pw_583);
+    assign pw_588 = {56'h00000000000000, pw_587[7:0]};
+    assign pv_589 = v4_lid_y;
+    assign pw_590 = pv_589[7:0];
+    assign pw_591 = (pw_590 + w_582);
+    assign pw_592 = (pw_585 ? pw_591 : pw_590);
     assign pw_593 = {56'h00000000000000, pw_592[7:0]};
+    assign p3_stall = 1'h0;
     assign w_594 = 64'h0000000000000000;
-    assign w_595 = 64'h0000000000000004;
-    assign pw_596 = $unsigned($signed(pw_593) * $signed(w_595));
-    assign pw_597 = (w_594 + pw_596);
-    assign pwa_598 = (pw_597 >> 64'h0000000000000002);
-    assign prd_599 = obj2_wi_acc_rdata[31:0];
-    assign w_600 = 32'h00000000;
-    assign w_601 = {32'h00000000, group_0};
-    assign pv_602 = v7_lid_x;
-    assign w_603 = 64'h0000000000000000;
-    assign pw_604 = w_601[31:0];
-    assign w_605 = 32'h00000008;
-    assign pw_606 = $unsigned($signed(pw_604) * $signed(w_605));
-    assign pw_607 = pv_602[31:0];
-    assign pw_608 = (pw_606 + pw_607);
-    assign w_609 = 32'h00000001;
-    assign w_610 = {32'h00000000, group_1};
-    assign pv_611 = v8_lid_y;
-    assign w_612 = 64'h0000000000000000;
-    assign w_613 = 64'h0000000000000008;
-    assign pw_614 = $unsigned($signed(w_610) * $signed(w_613));
-    assign pw_615 = pw_614[31:0];
-    assign pw_616 = pv_611[31:0];
-    assign pw_617 = (pw_615 + pw_616);
-    assign w_618 = 32'h00000000;
-    assign w_619 = arg_n;
-    assign w_620 = 32'h0000001f;
-    assign pw_621 = (w_619[31] ? (~((~w_619) >> w_620)) : (w_619 >> w_620));
-    assign w_622 = 32'h0000001d;
-    assign pw_623 = (pw_621 >> w_622);
-    assign pw_624 = (w_619 + pw_623);
-    assign w_625 = 32'h00000003;
-    assign pw_626 = (pw_624[31] ? (~((~pw_624) >> w_625)) : (pw_624 >> w_625));
-    assign pw_627 = ((w_600 ^ 32'h80000000) < (pw_626 ^ 32'h80000000));
-    assign w_628 = 64'h0000000000000000;
-    assign w_629 = 64'h0000000000000004;
-    assign pw_630 = $unsigned($signed(pw_593) * $signed(w_629));
-    assign pw_631 = (w_628 + pw_630);
-    assign pwa_633 = (pq_632 >> 64'h0000000000000002);
-    assign pv_634 = v7_lid_x;
-    assign pw_635 = pv_634[7:0];
-    assign w_636 = 8'h01;
-    assign pw_637 = (pw_635 + w_636);
-    assign w_638 = 8'h08;
-    assign pw_639 = (pw_637 == w_638);
-    assign w_640 = 8'h00;
-    assign pw_641 = (pw_639 ? w_640 : pw_637);
-    assign pw_642 = {56'h00000000000000, pw_641[7:0]};
-    assign pv_643 = v8_lid_y;
-    assign pw_644 = pv_643[7:0];
-    assign pw_645 = (pw_644 + w_636);
-    assign pw_646 = (pw_639 ? pw_645 : pw_644);
-    assign pw_647 = {56'h00000000000000, pw_646[7:0]};
+    assign p2_en = (!p2_stall);
+    assign pv_595 = v4_lid_y;
+    assign pw_596 = pv_595[7:0];
+    assign w_597 = 8'h08;
+    assign pw_598 = (pw_596 < w_597);
+    assign w_599 = 32'h00000000;
+    assign w_600 = {32'h00000000, group_0};
+    assign pv_601 = v3_lid_x;
+    assign w_602 = 64'h0000000000000000;
+    assign w_603 = 32'h00000001;
+    assign w_604 = {32'h00000000, group_1};
+    assign pv_605 = v4_lid_y;
+    assign w_606 = 64'h0000000000000000;
+    assign w_607 = 64'h0000000000000000;
+    assign w_608 = {32'h00000000, A_base};
+    assign w_609 = arg_n;
+    assign pv_610 = v1_t;
+    assign pw_611 = w_604[31:0];
+    assign w_612 = 32'h00000008;
+    assign pw_613 = $unsigned($signed(pw_611) * $signed(w_612));
+    assign pw_614 = pv_605[31:0];
+    assign pw_615 = (pw_613 | pw_614);
+    assign pw_616 = $unsigned($signed(pw_615) * $signed(w_609));
+    assign pw_617 = $unsigned($signed(pv_610) * $signed(w_612));
+    assign pw_621 = pq_620[31:0];
+    assign pw_625 = (pq_624 | pw_621);
+    assign pw_629 = (pq_628 + pw_625);
+    assign pw_630 = {{32{pw_629[31]}}, pw_629[31:0]};
+    assign w_631 = 64'h0000000000000004;
+    assign pw_632 = $unsigned($signed(pw_630) * $signed(w_631));
+    assign pw_633 = (w_608 + pw_632);
+    assign pld_634 = A_ld_resp_data;
+    assign w_635 = 64'h0000000000000020;
+    assign pw_683 = $unsigned($signed(pq_682) * $signed(w_635));
+    assign pw_684 = (w_607 + pw_683);
+    assign pw_729 = $unsigned($signed(pq_728) * $signed(w_631));
+    assign pw_730 = (pw_684 + pw_729);
+    assign pwa_731 = (pw_730 >> 64'h0000000000000002);
+    assign w_732 = 64'h0000000000000000;
+    assign w_733 = {32'h00000000, B_base};
+    assign pw_734 = w_600[31:0];
+    assign pw_735 = $unsigned($signed(pw_734) * $signed(w_612));
+    assign pw_736 = (pw_735 | pw_621);
+    assign pw_737 = (pw_617 | pw_614);
+    assign pw_738 = $unsigned($signed(pw_737) * $signed(w_609));
+    assign pw_742 = (pw_736 + pq_741);
+    assign pw_743 = {{32{pw_742[31]}}, pw_742[31:0]};
+    assign pw_744 = $unsigned($signed(pw_743) * $signed(w_631));
+    assign pw_745 = (w_733 + pw_744);
+    assign pld_746 = B_ld_resp_data;
+    assign pw_747 = (w_732 + pw_683);
+    assign pw_748 = (pw_747 + pw_729);
+    assign pwa_749 = (pw_748 >> 64'h0000000000000002);
+    assign pv_750 = v3_lid_x;
+    assign pw_751 = pv_750[7:0];
+    assign w_752 = 8'h01;
+    assign pw_753 = (pw_751 + w_752);
+    assign w_754 = 8'h08;
+    assign pw_755 = (pw_753 == w_754);
+    assign w_756 = 8'h00;
+    assign pw_757 = (pw_755 ? w_756 : pw_753);
+    assign pw_758 = {56'h00000000000000, pw_757[7:0]};
+    assign pv_759 = v4_lid_y;
+    assign pw_760 = pv_759[7:0];
+    assign pw_761 = (pw_760 + w_752);
+    assign pw_762 = (pw_755 ? pw_761 : pw_760);
+    assign pw_763 = {56'h00000000000000, pw_762[7:0]};
+    assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
+    assign w_764 = 64'h0000000000000000;
+    assign p0_en = (!p0_stall);
+    assign pv_765 = v4_lid_y;
+    assign pw_766 = pv_765[7:0];
+    assign w_767 = 8'h08;
+    assign pw_768 = (pw_766 < w_767);
+    assign pv_769 = v3_lid_x;
+    assign pv_770 = v4_lid_y;
+    assign w_771 = 64'h0000000000000008;
+    assign pw_772 = $unsigned($signed(pv_770) * $signed(w_771));
+    assign pw_773 = (pw_772 | pv_769);
+    assign w_774 = 64'h0000000000000000;
+    assign w_775 = 64'h0000000000000004;
+    assign pw_776 = $unsigned($signed(pw_773) * $signed(w_775));
+    assign pw_777 = (w_774 + pw_776);
+    assign pwa_778 = (pw_777 >> 64'h0000000000000002);
+    assign prd_779 = obj2_wi_acc_rdata[31:0];
+    assign w_780 = 32'h00000000;
+    assign w_781 = 32'h00000000;
+    assign w_782 = arg_n;
+    assign w_783 = 32'h0000001f;
+    assign pw_784 = (w_782[31] ? (~((~w_782) >> w_783)) : (w_782 >> w_783));
+    assign w_785 = 32'h0000001d;
+    assign pw_786 = (pw_784 >> w_785);
+    assign pw_787 = (w_782 + pw_786);
+    assign w_788 = 32'h00000003;
+    assign pw_789 = (pw_787[31] ? (~((~pw_787) >> w_788)) : (pw_787 >> w_788));
+    assign pw_790 = ((w_781 ^ 32'h80000000) < (pw_789 ^ 32'h80000000));
+    assign w_791 = 64'h0000000000000000;
+    assign w_792 = 64'h0000000000000004;
+    assign pw_793 = $unsigned($signed(pw_773) * $signed(w_792));
+    assign pw_794 = (w_791 + pw_793);
+    assign pwa_796 = (pq_795 >> 64'h0000000000000002);
+    assign pv_797 = v3_lid_x;
+    assign pw_798 = pv_797[7:0];
+    assign w_799 = 8'h01;
+    assign pw_800 = (pw_798 + w_799);
+    assign w_801 = 8'h08;
+    assign pw_802 = (pw_800 == w_801);
+    assign w_803 = 8'h00;
+    assign pw_804 = (pw_802 ? w_803 : pw_800);
+    assign pw_805 = {56'h00000000000000, pw_804[7:0]};
+    assign pv_806 = v4_lid_y;
+    assign pw_807 = pv_806[7:0];
+    assign pw_808 = (pw_807 + w_799);
+    assign pw_809 = (pw_802 ? pw_808 : pw_807);
+    assign pw_810 = {56'h00000000000000, pw_809[7:0]};
     assign p0_stall = 1'h0;
-    assign w_648 = 64'h0000000000000000;
+    assign w_811 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1573,432 +1691,620 @@ module matmul_datapath (
             if (((state == 16'h0000) && start)) gnext_1 <= local_size[63:32];
             if (((state == 16'h0000) && start)) gnext_2 <= local_size[95:64];
             if (((state == 16'h0000) && start)) launch_err <= 8'h00;
-            if (((state == 16'h0000) && start)) state <= 16'h0015;
+            if (((state == 16'h0000) && start)) state <= 16'h0014;
             if ((state == 16'h0001)) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));
             if ((state == 16'h0001)) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));
             if ((state == 16'h0001)) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);
             if ((state == 16'h0001)) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);
             if ((state == 16'h0001)) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);
             if ((state == 16'h0001)) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);
-            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0014);
+            if ((state == 16'h0001)) state <= ((((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]})) ? 16'h0002 : 16'h0013);
             if ((state == 16'h0002)) done_q <= 1'h1;
             if ((state == 16'h0002)) state <= 16'h0000;
             if (((state == 16'h0003) && 1'h1)) p4_valid <= (p4_valid | 48'h000000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v9_lid_linear <= pw_12;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && ((p4_valid[1] && 1'h1) && p4_en))) v4_acc <= prd_18;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v0_col <= pw_27;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v1_row <= pw_35;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v7_lid_x <= pw_60;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v8_lid_y <= pw_65;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pw_38;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_41 <= pq_40;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_42 <= pw_27;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_43 <= pq_42;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pq_43;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_50 <= prd_18;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_51 <= pq_50;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v3_lid_x <= pw_51;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_y <= pw_56;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_9 <= pv_6;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_10 <= pq_9;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_12 <= pv_5;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_13 <= pq_12;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_29 <= pq_13;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_36 <= pw_35;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_37 <= pq_36;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pq_37;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_4) ? 6'h2f : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v7_lid_x <= w_66;
-            if ((state == 16'h0006)) v8_lid_y <= w_66;
+            if ((state == 16'h0006)) v3_lid_x <= w_57;
+            if ((state == 16'h0006)) v4_lid_y <= w_57;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_68 ? 16'h0011 : 16'h0006);
-            if ((state == 16'h0009)) q_68 <= w_67;
+            if ((state == 16'h0008)) state <= (q_59 ? 16'h0010 : 16'h0006);
+            if ((state == 16'h0009)) q_59 <= w_58;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if ((state == 16'h000a)) v6_group_cond0 <= w_78;
+            if ((state == 16'h000a)) v1_t <= w_62;
+            if ((state == 16'h000a)) v2_group_cond0 <= w_71;
             if ((state == 16'h000a)) state <= 16'h0007;
-            if ((state == 16'h000b)) v5_t <= w_81;
-            if ((state == 16'h000b)) state <= 16'h000a;
-            if (((state == 16'h000c) && 1'h1)) p3_valid <= (p3_valid | 43'h00000000001);  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && 1'h1)) state <= 16'h000d;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_go <= pw_85;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v9_lid_linear <= pw_93;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v2_tx <= pw_100;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v3_ty <= pw_101;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_120 <= fov_119;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_121 <= pd_120;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_122 <= pd_121;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_123 <= pd_122;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_124 <= pd_123;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_149 <= fov_148;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_150 <= pd_149;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_151 <= pd_150;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_152 <= pd_151;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_153 <= pd_152;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_180 <= fov_179;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_181 <= pd_180;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_182 <= pd_181;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_183 <= pd_182;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_184 <= pd_183;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_211 <= fov_210;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_212 <= pd_211;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_213 <= pd_212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_214 <= pd_213;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_215 <= pd_214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_242 <= fov_241;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_243 <= pd_242;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_244 <= pd_243;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_245 <= pd_244;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_246 <= pd_245;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_273 <= fov_272;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_274 <= pd_273;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_275 <= pd_274;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_276 <= pd_275;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_277 <= pd_276;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_304 <= fov_303;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_305 <= pd_304;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_306 <= pd_305;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_307 <= pd_306;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_308 <= pd_307;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_335 <= fov_334;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_336 <= pd_335;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_337 <= pd_336;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_338 <= pd_337;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && p3_en)) pd_339 <= pd_338;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && ((p3_valid[41] && 1'h1) && p3_en))) v4_acc <= pw_340;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v7_lid_x <= pw_395;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((p3_valid[0] && 1'h1) && pw_85) && p3_en))) v8_lid_y <= pw_400;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_126 <= pw_105;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_127 <= pq_126;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_128 <= pq_127;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_129 <= pq_128;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_130 <= pq_129;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_135 <= pw_110;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_136 <= pq_135;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_137 <= pq_136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_138 <= pq_137;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_139 <= pq_138;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_156 <= pq_130;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_160 <= pq_159;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_166 <= pq_139;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_167 <= pq_166;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_168 <= pq_167;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_169 <= pq_168;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_170 <= pq_169;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_187 <= pq_160;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_188 <= pq_187;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_197 <= pq_170;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_198 <= pq_197;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_199 <= pq_198;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_200 <= pq_199;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_201 <= pq_200;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_218 <= pq_191;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_219 <= pq_218;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_220 <= pq_219;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_221 <= pq_220;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_222 <= pq_221;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_228 <= pq_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_229 <= pq_228;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_230 <= pq_229;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_231 <= pq_230;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_232 <= pq_231;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_249 <= pq_222;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_250 <= pq_249;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_253 <= pq_252;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_259 <= pq_232;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_280 <= pq_253;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_282 <= pq_281;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_283 <= pq_282;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_284 <= pq_283;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_290 <= pq_263;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_291 <= pq_290;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_292 <= pq_291;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_311 <= pq_284;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_321 <= pq_294;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_322 <= pq_321;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_343 <= pw_93;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_360 <= pq_359;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_361 <= pq_360;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_362 <= pq_361;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_370 <= pq_369;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_371 <= pq_370;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_372 <= pq_371;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_373 <= pq_372;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_85), (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_85) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_85))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000d) && (((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)))) state <= 16'h000b;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000e)) v7_lid_x <= w_401;
-            if ((state == 16'h000e)) v8_lid_y <= w_401;
-            if ((state == 16'h000e)) state <= 16'h000c;
-            if (((state == 16'h000f) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && 1'h1)) state <= 16'h0010;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_go <= pw_405;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v0_col <= pw_414;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v1_row <= pw_423;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v2_tx <= pw_413;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v3_ty <= pw_422;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v7_lid_x <= pw_575;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((p2_valid[0] && 1'h1) && pw_405) && p2_en))) v8_lid_y <= pw_580;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_439 <= pw_435;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_442 <= pw_438;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_446 <= pw_413;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_454 <= pw_432;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_508 <= pw_507;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_511 <= pw_414;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_519 <= pw_504;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_405), (p2_admit && ((!(p2_valid[0] && (!pw_405))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_405) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_405))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0010) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && A_ld_idle) && B_ld_idle))) state <= 16'h000e;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0011)) v7_lid_x <= w_581;
-            if ((state == 16'h0011)) v8_lid_y <= w_581;
-            if ((state == 16'h0011)) state <= 16'h000f;
-            if (((state == 16'h0012) && 1'h1)) p0_valid <= (p0_valid | 3'h1);  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && 1'h1)) state <= 16'h0013;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_go <= pw_585;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v9_lid_linear <= pw_593;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v0_col <= pw_608;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v1_row <= pw_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v2_tx <= pw_607;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v3_ty <= pw_616;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && ((p0_valid[1] && 1'h1) && p0_en))) v4_acc <= w_618;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v5_t <= w_600;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v6_group_cond0 <= pw_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v7_lid_x <= pw_642;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((p0_valid[0] && 1'h1) && pw_585) && p0_en))) v8_lid_y <= pw_647;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) pq_632 <= pw_631;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_585), (p0_admit && ((!(p0_valid[0] && (!pw_585))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_585) ? 2'h2 : ((p0_drain == 2'h0) ? 2'h0 : (p0_drain - 2'h1)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_585))) || 1'h0));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0013) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 2'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0014)) v7_lid_x <= w_648;
-            if ((state == 16'h0014)) v8_lid_y <= w_648;
-            if ((state == 16'h0014)) state <= 16'h0012;
-            if (((state == 16'h0015) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
-            if ((state == 16'h0015)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0014);
+            if (((state == 16'h000b) && 1'h1)) p3_valid <= (p3_valid | 43'h00000000001);  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000b) && 1'h1)) state <= 16'h000c;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_go <= pw_75;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_75) && p3_en))) v5_lid_linear <= pw_80;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_104 <= fov_103;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_105 <= pd_104;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_106 <= pd_105;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_107 <= pd_106;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_108 <= pd_107;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_133 <= fov_132;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_134 <= pd_133;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_135 <= pd_134;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_136 <= pd_135;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_137 <= pd_136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_173 <= fov_172;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_174 <= pd_173;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_175 <= pd_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_176 <= pd_175;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_177 <= pd_176;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_224 <= fov_223;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_225 <= pd_224;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_226 <= pd_225;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_227 <= pd_226;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_228 <= pd_227;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_285 <= fov_284;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_286 <= pd_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_356 <= fov_355;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_357 <= pd_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_358 <= pd_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_359 <= pd_358;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_360 <= pd_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_437 <= fov_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_438 <= pd_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_439 <= pd_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_440 <= pd_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_441 <= pd_440;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_528 <= fov_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_529 <= pd_528;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_530 <= pd_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_531 <= pd_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_532 <= pd_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && ((p3_valid[41] && 1'h1) && p3_en))) v0_acc <= pw_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_75) && p3_en))) v3_lid_x <= pw_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_75) && p3_en))) v4_lid_y <= pw_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_111 <= pw_110;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_112 <= pq_111;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_113 <= pq_112;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_114 <= pq_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_115 <= pq_114;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_120 <= pw_119;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_121 <= pq_120;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_122 <= pq_121;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_123 <= pq_122;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_124 <= pq_123;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_140 <= pw_139;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_141 <= pq_140;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_142 <= pq_141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_143 <= pq_142;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_148 <= pq_147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_149 <= pq_148;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_155 <= pw_154;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_156 <= pq_155;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_160 <= pq_159;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_161 <= pq_160;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_162 <= pq_161;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_163 <= pq_162;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_164 <= pq_163;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_181 <= pw_180;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_182 <= pq_181;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_183 <= pq_182;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_187 <= pq_186;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_188 <= pq_187;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_192 <= pq_191;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_201 <= pw_200;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_202 <= pq_201;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_203 <= pq_202;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_204 <= pq_203;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_205 <= pq_204;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_206 <= pq_205;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_207 <= pq_206;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_208 <= pq_207;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_209 <= pq_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_210 <= pq_209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_211 <= pq_210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_212 <= pq_211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_214 <= pq_213;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_215 <= pq_214;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_232 <= pw_231;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_233 <= pq_232;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_234 <= pq_233;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_235 <= pq_234;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_238 <= pq_237;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_239 <= pq_238;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_240 <= pq_239;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_241 <= pq_240;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_242 <= pq_241;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_247 <= pq_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_250 <= pq_249;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_257 <= pw_256;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_258 <= pq_257;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_264 <= pq_263;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_265 <= pq_264;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_266 <= pq_265;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_267 <= pq_266;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_268 <= pq_267;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_273 <= pq_272;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_274 <= pq_273;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_293 <= pw_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_299 <= pq_298;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_300 <= pq_299;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_301 <= pq_300;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_302 <= pq_301;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_323 <= pw_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_332 <= pq_331;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_333 <= pq_332;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_334 <= pq_333;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_335 <= pq_334;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_336 <= pq_335;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_337 <= pq_336;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_338 <= pq_337;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_339 <= pq_338;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_340 <= pq_339;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_341 <= pq_340;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_342 <= pq_341;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_343 <= pq_342;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_364 <= pw_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_370 <= pq_369;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_371 <= pq_370;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_372 <= pq_371;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_373 <= pq_372;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_399 <= pw_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_407 <= pq_406;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_408 <= pq_407;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_409 <= pq_408;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_410 <= pq_409;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_411 <= pq_410;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_412 <= pq_411;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_413 <= pq_412;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_414 <= pq_413;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_415 <= pq_414;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_416 <= pq_415;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_417 <= pq_416;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_418 <= pq_417;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_419 <= pq_418;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_428 <= pq_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_445 <= pw_444;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_451 <= pq_450;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_452 <= pq_451;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_453 <= pq_452;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_454 <= pq_453;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_485 <= pw_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_491 <= pq_490;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_492 <= pq_491;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_493 <= pq_492;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_494 <= pq_493;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_495 <= pq_494;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_496 <= pq_495;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_497 <= pq_496;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_498 <= pq_497;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_499 <= pq_498;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_500 <= pq_499;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_501 <= pq_500;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_502 <= pq_501;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_503 <= pq_502;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_504 <= pq_503;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_505 <= pq_504;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_538 <= pw_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_544 <= pq_543;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_545 <= pq_544;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_567 <= pq_566;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_75), (p3_admit && ((!(p3_valid[0] && (!pw_75))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_75) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_75))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)))) state <= 16'h000a;  // matmul_tiled.cl:7:6
+            if ((state == 16'h000d)) v3_lid_x <= w_594;
+            if ((state == 16'h000d)) v4_lid_y <= w_594;
+            if ((state == 16'h000d)) state <= 16'h000b;
+            if (((state == 16'h000e) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000e) && 1'h1)) state <= 16'h000f;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_go <= pw_598;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_598) && p2_en))) v3_lid_x <= pw_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_598) && p2_en))) v4_lid_y <= pw_763;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_618 <= pv_601;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_622 <= pw_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_626 <= pw_616;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_636 <= pv_605;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_668 <= pq_667;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_669 <= pq_668;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_682 <= pq_681;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_685 <= pq_620;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_686 <= pq_685;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_687 <= pq_686;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_688 <= pq_687;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_689 <= pq_688;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_690 <= pq_689;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_691 <= pq_690;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_692 <= pq_691;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_693 <= pq_692;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_698 <= pq_697;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_699 <= pq_698;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_700 <= pq_699;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_703 <= pq_702;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_704 <= pq_703;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_705 <= pq_704;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_706 <= pq_705;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_707 <= pq_706;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_708 <= pq_707;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_709 <= pq_708;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_710 <= pq_709;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_711 <= pq_710;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_712 <= pq_711;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_713 <= pq_712;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_714 <= pq_713;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_715 <= pq_714;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_716 <= pq_715;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_717 <= pq_716;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_718 <= pq_717;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_719 <= pq_718;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_720 <= pq_719;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_721 <= pq_720;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_722 <= pq_721;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_723 <= pq_722;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_724 <= pq_723;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_725 <= pq_724;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_727 <= pq_726;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_728 <= pq_727;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_739 <= pw_738;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_598), (p2_admit && ((!(p2_valid[0] && (!pw_598))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_598) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_598))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && A_ld_idle) && B_ld_idle))) state <= 16'h000d;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0010)) v3_lid_x <= w_764;
+            if ((state == 16'h0010)) v4_lid_y <= w_764;
+            if ((state == 16'h0010)) state <= 16'h000e;
+            if (((state == 16'h0011) && 1'h1)) p0_valid <= (p0_valid | 3'h1);  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_768;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v5_lid_linear <= pw_773;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v0_acc <= w_780;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v1_t <= w_781;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v2_group_cond0 <= pw_790;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v3_lid_x <= pw_805;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v4_lid_y <= pw_810;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_795 <= pw_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_768), (p0_admit && ((!(p0_valid[0] && (!pw_768))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_768) ? 2'h2 : ((p0_drain == 2'h0) ? 2'h0 : (p0_drain - 2'h1)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_768))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 2'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
+            if ((state == 16'h0013)) v3_lid_x <= w_811;
+            if ((state == 16'h0013)) v4_lid_y <= w_811;
+            if ((state == 16'h0013)) state <= 16'h0011;
+            if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
+            if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
     assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[3] ? pw_452[31:0] : 32'h00000000);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_633[31:0] : 32'h00000000);
     assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
-    assign A_ld_flush = (state == 16'h000f);
+    assign A_ld_flush = (state == 16'h000e);
     assign B_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[3] ? pw_517[31:0] : 32'h00000000);
+    assign B_ld_req_addr = (p2_valid[3] ? pw_745[31:0] : 32'h00000000);
     assign B_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
-    assign B_ld_flush = (state == 16'h000f);
+    assign B_ld_flush = (state == 16'h000e);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
-    assign C_st_req_addr = (p4_valid[3] ? pw_49[31:0] : 32'h00000000);
-    assign C_st_req_data = (p4_valid[3] ? pq_51 : 32'h00000000);
+    assign C_st_req_addr = (p4_valid[3] ? pw_42[31:0] : 32'h00000000);
+    assign C_st_req_data = (p4_valid[3] ? prd_19 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_501[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_453 : 32'h00000000);
-    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_106[5:0] : 6'h00);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_731[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_634 : 32'h00000000);
+    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_75) && p3_en);
+    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_75) && p3_en) ? pwa_91[5:0] : 6'h00);
     assign obj0_As_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_132[5:0] : 6'h00);
+    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_116[5:0] : 6'h00);
     assign obj0_As_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_162[5:0] : 6'h00);
+    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_150[5:0] : 6'h00);
     assign obj0_As_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_193[5:0] : 6'h00);
+    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_196[5:0] : 6'h00);
     assign obj0_As_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_224[5:0] : 6'h00);
+    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_252[5:0] : 6'h00);
     assign obj0_As_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_255[5:0] : 6'h00);
+    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_318[5:0] : 6'h00);
     assign obj0_As_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_286[5:0] : 6'h00);
+    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_394[5:0] : 6'h00);
     assign obj0_As_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_317[5:0] : 6'h00);
+    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_480[5:0] : 6'h00);
     assign obj1_Bs_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_566[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_518 : 32'h00000000);
-    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_85) && p3_en);
-    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_112[5:0] : 6'h00);
+    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_749[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_746 : 32'h00000000);
+    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_75) && p3_en);
+    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_75) && p3_en) ? pwa_96[5:0] : 6'h00);
     assign obj1_Bs_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_141[5:0] : 6'h00);
+    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_125[5:0] : 6'h00);
     assign obj1_Bs_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_172[5:0] : 6'h00);
+    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_165[5:0] : 6'h00);
     assign obj1_Bs_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_203[5:0] : 6'h00);
+    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_216[5:0] : 6'h00);
     assign obj1_Bs_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_234[5:0] : 6'h00);
+    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_277[5:0] : 6'h00);
     assign obj1_Bs_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_265[5:0] : 6'h00);
+    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_348[5:0] : 6'h00);
     assign obj1_Bs_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_296[5:0] : 6'h00);
+    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_429[5:0] : 6'h00);
     assign obj1_Bs_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_327[5:0] : 6'h00);
+    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_520[5:0] : 6'h00);
     assign obj2_wi_acc_we = (((p3_valid[41] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_386[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_633[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_340 : (((p0_valid[1] && 1'h1) && p0_en) ? w_618 : 32'h00000000));
-    assign obj2_wi_acc_re = (((((p4_valid[0] && 1'h1) && pw_4) && p4_en) || (((p3_valid[0] && 1'h1) && pw_85) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_585) && p0_en));
-    assign obj2_wi_acc_raddr = ((((p4_valid[0] && 1'h1) && pw_4) && p4_en) ? pwa_17[5:0] : ((((p3_valid[0] && 1'h1) && pw_85) && p3_en) ? pwa_98[5:0] : ((((p0_valid[0] && 1'h1) && pw_585) && p0_en) ? pwa_598[5:0] : 6'h00)));
-    assign probes = {((state == 16'h0013) && ((1'h1 && p0_en) && (p0_valid[0] && pw_585))), ((state == 16'h0013) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0013) && (p0_admit && p0_stall)), ((state == 16'h0013) && p0_stall), ((state == 16'h0013) && p0_admit), (state == 16'h0013), ((state == 16'h0010) && ((1'h1 && p2_en) && (p2_valid[0] && pw_405))), ((state == 16'h0010) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h0010) && (p2_admit && p2_stall)), ((state == 16'h0010) && p2_stall), ((state == 16'h0010) && p2_admit), (state == 16'h0010), ((state == 16'h000d) && ((1'h1 && p3_en) && (p3_valid[0] && pw_85))), ((state == 16'h000d) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000d) && (p3_admit && p3_stall)), ((state == 16'h000d) && p3_stall), ((state == 16'h000d) && p3_admit), (state == 16'h000d), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
+    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_579[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_796[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_533 : (((p0_valid[1] && 1'h1) && p0_en) ? w_780 : 32'h00000000));
+    assign obj2_wi_acc_re = ((((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_75) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_768) && p0_en));
+    assign obj2_wi_acc_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_18[5:0] : ((((p3_valid[0] && 1'h1) && pw_75) && p3_en) ? pwa_85[5:0] : ((((p0_valid[0] && 1'h1) && pw_768) && p0_en) ? pwa_778[5:0] : 6'h00)));
+    assign probes = {((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_768))), ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0012) && (p0_admit && p0_stall)), ((state == 16'h0012) && p0_stall), ((state == 16'h0012) && p0_admit), (state == 16'h0012), ((state == 16'h000f) && ((1'h1 && p2_en) && (p2_valid[0] && pw_598))), ((state == 16'h000f) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000f) && (p2_admit && p2_stall)), ((state == 16'h000f) && p2_stall), ((state == 16'h000f) && p2_admit), (state == 16'h000f), ((state == 16'h000c) && ((1'h1 && p3_en) && (p3_valid[0] && pw_75))), ((state == 16'h000c) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000c) && (p3_admit && p3_stall)), ((state == 16'h000c) && p3_stall), ((state == 16'h000c) && p3_admit), (state == 16'h000c), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_col[31:0], v1_row[31:0], v2_tx[31:0], v3_ty[31:0], v4_acc[31:0], v9_lid_linear[63:0], pv_1[63:8], p4_go, pv_5[63:8], pw_9[63:8], pwa_17[63:6], w_19[31:0], w_20[63:32], pv_21[63:32], w_22[63:0], w_28[31:0],
-        w_29[63:32], pv_30[63:32], w_31[63:0], pw_49[63:32], pv_52[63:8], pv_61[63:8], pv_82[63:8], p3_go, pv_86[63:32], pwa_98[63:6], pwa_106[63:6], pwa_112[63:6], p3u0_fp_fma_valid, pwa_132[63:6], pwa_141[63:6], p3u1_fp_fma_valid,
-        pwa_162[63:6], pwa_172[63:6], p3u2_fp_fma_valid, pwa_193[63:6], pwa_203[63:6], p3u3_fp_fma_valid, pwa_224[63:6], pwa_234[63:6], p3u4_fp_fma_valid, pwa_255[63:6], pwa_265[63:6], p3u5_fp_fma_valid, pwa_286[63:6], pwa_296[63:6], p3u6_fp_fma_valid, pwa_317[63:6],
-        pwa_327[63:6], p3u7_fp_fma_valid, pwa_386[63:6], pv_387[63:8], pv_396[63:8], pv_402[63:8], p2_go, w_406[31:0], w_407[63:32], pv_408[63:32], w_409[63:0], w_415[31:0], pv_417[63:32], w_418[63:0], pw_420[63:32], pw_452[63:32],
-        pwa_501[63:6], pw_517[63:32], pwa_566[63:6], pv_567[63:8], pv_576[63:8], pv_582[63:8], p0_go, pv_586[63:8], pw_590[63:8], pwa_598[63:6], prd_599[31:0], w_601[63:32], pv_602[63:32], w_603[63:0], w_609[31:0], pv_611[63:32],
-        w_612[63:0], pw_614[63:32], pwa_633[63:6], pv_634[63:8], pv_643[63:8]};
+    wire ohls_unused = &{1'b0, v0_acc[31:0], v5_lid_linear[63:0], pv_1[63:8], p4_go, pwa_18[63:6], w_20[31:0], w_22[63:0], w_23[31:0], w_25[63:0], pw_30[63:32], pw_33[63:32], pw_42[63:32], pv_43[63:8], pv_52[63:8], pv_72[63:8], p3_go,
+        pwa_85[63:6], pwa_91[63:6], pwa_96[63:6], p3u0_fp_fma_valid, pwa_116[63:6], pwa_125[63:6], p3u1_fp_fma_valid, pwa_150[63:6], pwa_165[63:6], p3u2_fp_fma_valid, pwa_196[63:6], pwa_216[63:6], p3u3_fp_fma_valid, pwa_252[63:6], pwa_277[63:6], p3u4_fp_fma_valid,
+        pwa_318[63:6], pwa_348[63:6], p3u5_fp_fma_valid, pwa_394[63:6], pwa_429[63:6], p3u6_fp_fma_valid, pwa_480[63:6], pwa_520[63:6], p3u7_fp_fma_valid, pwa_579[63:6], pv_580[63:8], pv_589[63:8], pv_595[63:8], p2_go, w_599[31:0], w_600[63:32],
+        w_602[63:0], w_603[31:0], w_604[63:32], w_606[63:0], pw_633[63:32], pwa_731[63:6], pw_745[63:32], pwa_749[63:6], pv_750[63:8], pv_759[63:8], pv_765[63:8], p0_go, pwa_778[63:6], prd_779[31:0], pwa_796[63:6], pv_797[63:8],
+        pv_806[63:8]};
 endmodule
 `default_nettype wire

@@ -82,151 +82,148 @@ module grid3d_datapath (
     wire [63:0]  w_23;  // ndrange3d.cl:14:9
     wire [63:0]  w_24;  // ndrange3d.cl:15:5
     wire [63:0]  w_25;  // ndrange3d.cl:15:16
-    wire [63:0]  pw_26;  // ndrange3d.cl:12:60
-    reg  [63:0]  pq_30;  // ndrange3d.cl:12:60
-    wire [31:0]  pw_31;  // ndrange3d.cl:12:60
-    wire [31:0]  pw_32;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_36;  // ndrange3d.cl:12:60
-    wire [31:0]  pw_37;  // ndrange3d.cl:12:60
-    wire [63:0]  pw_38;  // ndrange3d.cl:12:60
-    wire [63:0]  pw_39;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_43;  // ndrange3d.cl:13:23
-    wire [63:0]  pw_44;  // ndrange3d.cl:13:19
-    wire [63:0]  pw_45;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_49;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_50;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_51;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_55;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_56;  // ndrange3d.cl:12:38
-    wire [63:0]  pw_57;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_61;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_65;  // ndrange3d.cl:12:38
-    wire [63:0]  pw_66;  // ndrange3d.cl:13:19
-    wire [63:0]  pw_67;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_71;  // ndrange3d.cl:13:49
-    wire [63:0]  pw_72;  // ndrange3d.cl:13:19
-    wire [31:0]  pw_73;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_74;  // ndrange3d.cl:17:23
-    wire [31:0]  pw_75;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_76;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_79;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_82;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_83;  // ndrange3d.cl:12:16
-    wire [63:0]  pw_84;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_88;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_97;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_26;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_27;  // ndrange3d.cl:17:23
+    wire [31:0]  pw_28;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_29;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_32;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_35;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_36;  // ndrange3d.cl:12:16
+    wire [63:0]  pw_37;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_38;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_39;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_40;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_41;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_44;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_47;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_48;  // ndrange3d.cl:12:38
+    wire [63:0]  pw_49;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_50;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_51;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_52;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_53;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_56;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_59;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_60;  // ndrange3d.cl:12:60
+    wire [63:0]  pw_61;  // ndrange3d.cl:12:60
+    wire [63:0]  pw_62;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_63;  // ndrange3d.cl:12:60
+    reg  [63:0]  pq_67;  // ndrange3d.cl:13:23
+    wire [63:0]  pw_68;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_73;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_77;  // ndrange3d.cl:13:19
+    wire [63:0]  pw_78;  // ndrange3d.cl:13:19
+    wire [63:0]  pw_79;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_83;  // ndrange3d.cl:13:49
+    wire [63:0]  pw_84;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_93;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_97;  // ndrange3d.cl:13:19
     wire [63:0]  pw_98;  // ndrange3d.cl:13:19
     wire [63:0]  w_99;  // ndrange3d.cl:15:5
     wire [63:0]  pw_100;  // ndrange3d.cl:15:5
     wire [63:0]  pw_101;  // ndrange3d.cl:15:16
     wire [31:0]  pld_102;  // ndrange3d.cl:15:16
-    reg  [63:0]  pq_89;  // ndrange3d.cl:12:16
-    wire [63:0]  pw_103;  // ndrange3d.cl:16:21
-    wire [63:0]  pw_104;  // ndrange3d.cl:16:21
-    wire [7:0]   pw_105;  // ndrange3d.cl:16:21
-    wire [7:0]   w_106;  // ndrange3d.cl:16:21
-    wire [7:0]   pw_107;  // ndrange3d.cl:16:21
-    wire [63:0]  pw_108;  // ndrange3d.cl:16:21
-    reg  [63:0]  pq_109;  // ndrange3d.cl:16:21
-    wire [63:0]  pw_110;  // ndrange3d.cl:16:16
-    wire [63:0]  pw_111;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_161;  // ndrange3d.cl:16:16
-    wire [63:0]  pwa_162;
-    wire [31:0]  prd_163;  // ndrange3d.cl:16:16
-    wire [63:0]  pw_164;  // ndrange3d.cl:15:5
-    wire [31:0]  pw_165;  // ndrange3d.cl:15:28
-    wire [31:0]  w_166;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_167;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_168;  // ndrange3d.cl:15:28
-    wire [31:0]  w_169;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_170;  // ndrange3d.cl:15:28
+    wire [7:0]   pw_103;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_104;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_105;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_106;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_107;  // ndrange3d.cl:16:16
+    wire [7:0]   w_108;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_109;  // ndrange3d.cl:16:16
+    wire [7:0]   w_110;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_111;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_112;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_113;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_165;  // ndrange3d.cl:16:16
+    wire [63:0]  pwa_166;
+    wire [31:0]  prd_167;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_168;  // ndrange3d.cl:15:5
+    wire [31:0]  pw_169;  // ndrange3d.cl:15:28
+    wire [31:0]  w_170;  // ndrange3d.cl:15:28
     wire [31:0]  pw_171;  // ndrange3d.cl:15:28
     wire [31:0]  pw_172;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_173;  // ndrange3d.cl:15:28
-    wire [31:0]  w_174;  // ndrange3d.cl:15:28
+    wire [31:0]  w_173;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_174;  // ndrange3d.cl:15:28
     wire [31:0]  pw_175;  // ndrange3d.cl:15:28
     wire [31:0]  pw_176;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_177;  // ndrange3d.cl:15:28
+    wire [31:0]  w_177;  // ndrange3d.cl:15:28
     wire [31:0]  pw_178;  // ndrange3d.cl:15:28
     wire [31:0]  pw_179;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_235;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_236;  // ndrange3d.cl:15:16
-    wire [31:0]  pw_237;  // ndrange3d.cl:15:16
-    wire [63:0]  pw_238;  // ndrange3d.cl:16:45
-    reg  [63:0]  pq_242;  // ndrange3d.cl:16:45
-    wire [31:0]  pw_243;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_295;  // ndrange3d.cl:16:39
-    wire [31:0]  pw_296;  // ndrange3d.cl:15:16
-    reg  [31:0]  pq_352;  // ndrange3d.cl:17:23
-    wire [31:0]  pw_353;  // ndrange3d.cl:5:13
-    reg  [31:0]  pq_356;  // ndrange3d.cl:5:13
-    wire [31:0]  pw_357;  // ndrange3d.cl:5:13
-    reg  [63:0]  pq_404;  // ndrange3d.cl:15:5
-    wire [63:0]  pv_405;  // ndrange3d.cl:9:6
-    wire [63:0]  w_406;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_407;  // ndrange3d.cl:9:6
-    wire [7:0]   w_408;  // ndrange3d.cl:9:6
+    wire [31:0]  pw_180;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_181;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_237;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_238;  // ndrange3d.cl:15:16
+    wire [31:0]  pw_239;  // ndrange3d.cl:15:16
+    wire [31:0]  pw_240;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_241;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_297;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_298;  // ndrange3d.cl:15:16
+    reg  [31:0]  pq_354;  // ndrange3d.cl:17:23
+    wire [31:0]  pw_355;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_358;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_359;  // ndrange3d.cl:5:13
+    reg  [63:0]  pq_406;  // ndrange3d.cl:15:5
+    wire [63:0]  pv_407;  // ndrange3d.cl:9:6
+    wire [63:0]  w_408;  // ndrange3d.cl:9:6
     wire [7:0]   pw_409;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_410;  // ndrange3d.cl:9:6
-    wire         pw_411;  // ndrange3d.cl:9:6
-    wire [7:0]   w_412;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_413;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_414;  // ndrange3d.cl:9:6
-    wire [63:0]  pv_415;  // ndrange3d.cl:9:6
-    wire [63:0]  w_416;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_417;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_418;  // ndrange3d.cl:9:6
+    wire [7:0]   w_410;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_411;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_412;  // ndrange3d.cl:9:6
+    wire         pw_413;  // ndrange3d.cl:9:6
+    wire [7:0]   w_414;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_415;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_416;  // ndrange3d.cl:9:6
+    wire [63:0]  pv_417;  // ndrange3d.cl:9:6
+    wire [63:0]  w_418;  // ndrange3d.cl:9:6
     wire [7:0]   pw_419;  // ndrange3d.cl:9:6
-    wire         pw_420;  // ndrange3d.cl:9:6
-    wire         pw_421;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_422;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_423;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_424;  // ndrange3d.cl:9:6
-    wire [63:0]  pv_425;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_426;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_427;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_420;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_421;  // ndrange3d.cl:9:6
+    wire         pw_422;  // ndrange3d.cl:9:6
+    wire         pw_423;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_424;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_425;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_426;  // ndrange3d.cl:9:6
+    wire [63:0]  pv_427;  // ndrange3d.cl:9:6
     wire [7:0]   pw_428;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_429;  // ndrange3d.cl:9:6
-    reg  [63:0]  pq_27;  // ndrange3d.cl:12:60
-    reg  [63:0]  pq_28;  // ndrange3d.cl:12:60
-    reg  [63:0]  pq_29;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_33;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_34;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_35;  // ndrange3d.cl:12:60
-    reg  [63:0]  pq_40;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_41;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_42;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_46;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_47;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_48;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_52;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_53;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_54;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_58;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_59;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_60;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_62;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_63;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_64;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_68;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_69;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_70;  // ndrange3d.cl:13:49
-    reg  [31:0]  pq_77;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_78;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_80;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_81;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_85;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_86;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_87;  // ndrange3d.cl:13:19
+    wire [7:0]   pw_429;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_430;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_431;  // ndrange3d.cl:9:6
+    reg  [31:0]  pq_30;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_31;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_33;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_34;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_42;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_43;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_45;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_46;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_54;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_55;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_57;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_58;  // ndrange3d.cl:12:60
+    reg  [63:0]  pq_64;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_65;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_66;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_69;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_70;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_71;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_72;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_74;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_75;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_76;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_80;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_81;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_82;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_85;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_86;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_87;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_88;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_89;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_90;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_91;  // ndrange3d.cl:12:16
     reg  [63:0]  pq_92;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_93;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_94;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_95;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_96;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_112;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_113;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_94;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_95;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_96;  // ndrange3d.cl:13:19
     reg  [63:0]  pq_114;  // ndrange3d.cl:16:16
     reg  [63:0]  pq_115;  // ndrange3d.cl:16:16
     reg  [63:0]  pq_116;  // ndrange3d.cl:16:16
@@ -274,8 +271,10 @@ module grid3d_datapath (
     reg  [63:0]  pq_158;  // ndrange3d.cl:16:16
     reg  [63:0]  pq_159;  // ndrange3d.cl:16:16
     reg  [63:0]  pq_160;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_180;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_181;  // ndrange3d.cl:15:28
+    reg  [63:0]  pq_161;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_162;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_163;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_164;  // ndrange3d.cl:16:16
     reg  [31:0]  pq_182;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_183;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_184;  // ndrange3d.cl:15:28
@@ -329,9 +328,10 @@ module grid3d_datapath (
     reg  [31:0]  pq_232;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_233;  // ndrange3d.cl:15:28
     reg  [31:0]  pq_234;  // ndrange3d.cl:15:28
-    reg  [63:0]  pq_239;  // ndrange3d.cl:16:45
-    reg  [63:0]  pq_240;  // ndrange3d.cl:16:45
-    reg  [63:0]  pq_241;  // ndrange3d.cl:16:45
+    reg  [31:0]  pq_235;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_236;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_242;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_243;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_244;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_245;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_246;  // ndrange3d.cl:16:39
@@ -383,8 +383,8 @@ module grid3d_datapath (
     reg  [31:0]  pq_292;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_293;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_294;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_297;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_298;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_295;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_296;  // ndrange3d.cl:16:39
     reg  [31:0]  pq_299;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_300;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_301;  // ndrange3d.cl:17:23
@@ -438,10 +438,10 @@ module grid3d_datapath (
     reg  [31:0]  pq_349;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_350;  // ndrange3d.cl:17:23
     reg  [31:0]  pq_351;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_354;  // ndrange3d.cl:5:13
-    reg  [31:0]  pq_355;  // ndrange3d.cl:5:13
-    reg  [63:0]  pq_358;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_359;  // ndrange3d.cl:15:5
+    reg  [31:0]  pq_352;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_353;  // ndrange3d.cl:17:23
+    reg  [31:0]  pq_356;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_357;  // ndrange3d.cl:5:13
     reg  [63:0]  pq_360;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_361;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_362;  // ndrange3d.cl:15:5
@@ -486,8 +486,10 @@ module grid3d_datapath (
     reg  [63:0]  pq_401;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_402;  // ndrange3d.cl:15:5
     reg  [63:0]  pq_403;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_404;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_405;  // ndrange3d.cl:15:5
     reg  [6:0]   p0_drain;
-    wire [63:0]  w_430;  // ndrange3d.cl:9:6
+    wire [63:0]  w_432;  // ndrange3d.cl:9:6
     wire [31:0]  div_quotient;
     wire         div_valid;
     wire [31:0]  div_dividend;
@@ -545,92 +547,95 @@ module grid3d_datapath (
     assign w_23 = 64'h0000000000000000;
     assign w_24 = {32'h00000000, out_base};
     assign w_25 = {32'h00000000, base_base};
-    assign pw_26 = $unsigned($signed(w_17) * $signed(w_18));
-    assign pw_31 = pq_30[31:0];
-    assign pw_32 = pv_19[31:0];
-    assign pw_37 = (pw_31 + pq_36);
-    assign pw_38 = {32'h00000000, pw_37[31:0]};
-    assign pw_39 = $unsigned($signed(w_21) * $signed(w_13));
-    assign pw_44 = $unsigned($signed(pw_38) * $signed(pq_43));
-    assign pw_45 = $unsigned($signed(w_12) * $signed(w_13));
-    assign pw_50 = pq_49[31:0];
-    assign pw_51 = pv_14[31:0];
-    assign pw_56 = (pw_50 + pq_55);
-    assign pw_57 = {32'h00000000, pw_56[31:0]};
-    assign pw_66 = (pq_61 + pq_65);
-    assign pw_67 = $unsigned($signed(w_22) * $signed(w_8));
-    assign pw_72 = $unsigned($signed(pw_66) * $signed(pq_71));
-    assign pw_73 = w_7[31:0];
-    assign pw_74 = w_8[31:0];
-    assign pw_75 = $unsigned($signed(pw_73) * $signed(pw_74));
-    assign pw_76 = pv_9[31:0];
-    assign pw_83 = (pq_79 + pq_82);
-    assign pw_84 = {32'h00000000, pw_83[31:0]};
-    assign pw_98 = (pq_88 + pq_97);
+    assign pw_26 = w_7[31:0];
+    assign pw_27 = w_8[31:0];
+    assign pw_28 = $unsigned($signed(pw_26) * $signed(pw_27));
+    assign pw_29 = pv_9[31:0];
+    assign pw_36 = (pq_32 + pq_35);
+    assign pw_37 = {32'h00000000, pw_36[31:0]};
+    assign pw_38 = w_12[31:0];
+    assign pw_39 = w_13[31:0];
+    assign pw_40 = $unsigned($signed(pw_38) * $signed(pw_39));
+    assign pw_41 = pv_14[31:0];
+    assign pw_48 = (pq_44 + pq_47);
+    assign pw_49 = {32'h00000000, pw_48[31:0]};
+    assign pw_50 = w_17[31:0];
+    assign pw_51 = w_18[31:0];
+    assign pw_52 = $unsigned($signed(pw_50) * $signed(pw_51));
+    assign pw_53 = pv_19[31:0];
+    assign pw_60 = (pq_56 + pq_59);
+    assign pw_61 = {32'h00000000, pw_60[31:0]};
+    assign pw_62 = $unsigned($signed(w_21) * $signed(w_13));
+    assign pw_68 = $unsigned($signed(pq_63) * $signed(pq_67));
+    assign pw_78 = (pq_73 + pq_77);
+    assign pw_79 = $unsigned($signed(w_22) * $signed(w_8));
+    assign pw_84 = $unsigned($signed(pw_78) * $signed(pq_83));
+    assign pw_98 = (pq_93 + pq_97);
     assign w_99 = 64'h0000000000000004;
     assign pw_100 = $unsigned($signed(pw_98) * $signed(w_99));
     assign pw_101 = (w_25 + pw_100);
     assign pld_102 = base_ld_resp_data;
-    assign pw_103 = (pq_89 + pw_57);
-    assign pw_104 = (pw_103 + pw_38);
-    assign pw_105 = pw_104[7:0];
-    assign w_106 = 8'h03;
-    assign pw_107 = {6'h00, (pw_105[1:0] & 2'h3)};
-    assign pw_108 = {56'h00000000000000, pw_107[7:0]};
-    assign pw_110 = $unsigned($signed(pq_109) * $signed(w_99));
-    assign pw_111 = (w_23 + pw_110);
-    assign pwa_162 = (pq_161 >> 64'h0000000000000002);
-    assign prd_163 = obj0_lut_rdata[31:0];
-    assign pw_164 = (w_24 + pw_100);
-    assign pw_165 = (pw_73 << w_16);
-    assign w_166 = 32'h00000005;
-    assign pw_167 = (pw_73 << w_166);
-    assign pw_168 = (pw_165 + pw_167);
-    assign w_169 = 32'h00000006;
-    assign pw_170 = (pw_73 << w_169);
-    assign pw_171 = (pw_168 + pw_170);
-    assign pw_172 = w_12[31:0];
-    assign pw_173 = (pw_172 << w_11);
-    assign w_174 = 32'h00000003;
-    assign pw_175 = (pw_172 << w_174);
-    assign pw_176 = (pw_173 + pw_175);
-    assign pw_177 = (pw_171 + pw_176);
-    assign pw_178 = w_17[31:0];
-    assign pw_179 = (pw_177 + pw_178);
-    assign pw_236 = (pld_102 + pq_235);
-    assign pw_237 = (pw_236 + prd_163);
-    assign pw_238 = $unsigned($signed(pv_19) * $signed(w_22));
-    assign pw_243 = pq_242[31:0];
-    assign pw_296 = (pw_237 + pq_295);
-    assign pw_353 = $unsigned($signed(pw_296) * $signed(pq_352));
-    assign pw_357 = (pq_356 + w_11);
-    assign pv_405 = v6_lid_x;
-    assign w_406 = {32'h00000000, local_size[31:0]};
-    assign pw_407 = pv_405[7:0];
-    assign w_408 = 8'h01;
-    assign pw_409 = (pw_407 + w_408);
-    assign pw_410 = w_406[7:0];
-    assign pw_411 = (pw_409 == pw_410);
-    assign w_412 = 8'h00;
-    assign pw_413 = (pw_411 ? w_412 : pw_409);
-    assign pw_414 = {56'h00000000000000, pw_413[7:0]};
-    assign pv_415 = v7_lid_y;
-    assign w_416 = {32'h00000000, local_size[63:32]};
-    assign pw_417 = pv_415[7:0];
-    assign pw_418 = (pw_417 + w_408);
-    assign pw_419 = w_416[7:0];
-    assign pw_420 = (pw_418 == pw_419);
-    assign pw_421 = (pw_411 & pw_420);
-    assign pw_422 = (pw_411 ? pw_418 : pw_417);
-    assign pw_423 = (pw_421 ? w_412 : pw_422);
-    assign pw_424 = {56'h00000000000000, pw_423[7:0]};
-    assign pv_425 = v8_lid_z;
-    assign pw_426 = pv_425[7:0];
-    assign pw_427 = (pw_426 + w_408);
-    assign pw_428 = (pw_421 ? pw_427 : pw_426);
-    assign pw_429 = {56'h00000000000000, pw_428[7:0]};
+    assign pw_103 = pw_61[7:0];
+    assign pw_104 = pw_37[7:0];
+    assign pw_105 = pw_49[7:0];
+    assign pw_106 = (pw_104 + pw_105);
+    assign pw_107 = (pw_103 + pw_106);
+    assign w_108 = 8'h03;
+    assign pw_109 = {6'h00, (pw_107[1:0] & 2'h3)};
+    assign w_110 = 8'h04;
+    assign pw_111 = $unsigned($signed(pw_109) * $signed(w_110));
+    assign pw_112 = {56'h00000000000000, pw_111[7:0]};
+    assign pw_113 = (w_23 + pw_112);
+    assign pwa_166 = (pq_165 >> 64'h0000000000000002);
+    assign prd_167 = obj0_lut_rdata[31:0];
+    assign pw_168 = (w_24 + pw_100);
+    assign pw_169 = (pw_26 << w_16);
+    assign w_170 = 32'h00000005;
+    assign pw_171 = (pw_26 << w_170);
+    assign pw_172 = (pw_169 + pw_171);
+    assign w_173 = 32'h00000006;
+    assign pw_174 = (pw_26 << w_173);
+    assign pw_175 = (pw_172 + pw_174);
+    assign pw_176 = (pw_38 << w_11);
+    assign w_177 = 32'h00000003;
+    assign pw_178 = (pw_38 << w_177);
+    assign pw_179 = (pw_176 + pw_178);
+    assign pw_180 = (pw_175 + pw_179);
+    assign pw_181 = (pw_180 + pw_50);
+    assign pw_238 = (pld_102 + pq_237);
+    assign pw_239 = (pw_238 + prd_167);
+    assign pw_240 = w_22[31:0];
+    assign pw_241 = $unsigned($signed(pw_53) * $signed(pw_240));
+    assign pw_298 = (pw_239 + pq_297);
+    assign pw_355 = $unsigned($signed(pw_298) * $signed(pq_354));
+    assign pw_359 = (pq_358 + w_11);
+    assign pv_407 = v6_lid_x;
+    assign w_408 = {32'h00000000, local_size[31:0]};
+    assign pw_409 = pv_407[7:0];
+    assign w_410 = 8'h01;
+    assign pw_411 = (pw_409 + w_410);
+    assign pw_412 = w_408[7:0];
+    assign pw_413 = (pw_411 == pw_412);
+    assign w_414 = 8'h00;
+    assign pw_415 = (pw_413 ? w_414 : pw_411);
+    assign pw_416 = {56'h00000000000000, pw_415[7:0]};
+    assign pv_417 = v7_lid_y;
+    assign w_418 = {32'h00000000, local_size[63:32]};
+    assign pw_419 = pv_417[7:0];
+    assign pw_420 = (pw_419 + w_410);
+    assign pw_421 = w_418[7:0];
+    assign pw_422 = (pw_420 == pw_421);
+    assign pw_423 = (pw_413 & pw_422);
+    assign pw_424 = (pw_413 ? pw_420 : pw_419);
+    assign pw_425 = (pw_423 ? w_414 : pw_424);
+    assign pw_426 = {56'h00000000000000, pw_425[7:0]};
+    assign pv_427 = v8_lid_z;
+    assign pw_428 = pv_427[7:0];
+    assign pw_429 = (pw_428 + w_410);
+    assign pw_430 = (pw_423 ? pw_429 : pw_428);
+    assign pw_431 = {56'h00000000000000, pw_430[7:0]};
     assign p0_stall = ((((p0_valid[12] && 1'h1) && (!base_ld_req_ready)) || ((p0_valid[56] && 1'h1) && (!base_ld_resp_valid))) || ((p0_valid[59] && 1'h1) && (!out_st_req_ready)));
-    assign w_430 = 64'h0000000000000000;
+    assign w_432 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -682,64 +687,59 @@ module grid3d_datapath (
             if (((state == 16'h0003) && 1'h1)) p0_admit <= 1'h1;  // ndrange3d.cl:9:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_5;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v6_lid_x <= pw_414;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v7_lid_y <= pw_424;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v8_lid_z <= pw_429;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_27 <= pw_26;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_28 <= pq_27;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_29 <= pq_28;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_30 <= pq_29;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_33 <= pw_32;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v6_lid_x <= pw_416;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v7_lid_y <= pw_426;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v8_lid_z <= pw_431;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_30 <= pw_28;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_31 <= pq_30;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_32 <= pq_31;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_33 <= pw_29;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_34 <= pq_33;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_35 <= pq_34;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_36 <= pq_35;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_40 <= pw_39;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_41 <= pq_40;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_42 <= pq_41;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_42 <= pw_40;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_43 <= pq_42;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_46 <= pw_45;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_44 <= pq_43;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_45 <= pw_41;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_46 <= pq_45;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_47 <= pq_46;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_48 <= pq_47;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_49 <= pq_48;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_52 <= pw_51;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_53 <= pq_52;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_54 <= pq_53;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_54 <= pw_52;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_55 <= pq_54;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_58 <= pw_44;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_56 <= pq_55;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_57 <= pw_53;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_58 <= pq_57;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_59 <= pq_58;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_60 <= pq_59;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_61 <= pq_60;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_62 <= pw_57;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_63 <= pq_62;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_64 <= pq_63;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_63 <= pw_61;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_64 <= pw_62;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_65 <= pq_64;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_68 <= pw_67;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_69 <= pq_68;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_66 <= pq_65;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_67 <= pq_66;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_69 <= pw_49;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_70 <= pq_69;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_71 <= pq_70;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_77 <= pw_75;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_78 <= pq_77;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_79 <= pq_78;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_80 <= pw_76;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_72 <= pq_71;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_73 <= pq_72;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_74 <= pw_68;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_75 <= pq_74;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_76 <= pq_75;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_77 <= pq_76;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_80 <= pw_79;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_81 <= pq_80;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_82 <= pq_81;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pw_72;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_83 <= pq_82;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pw_37;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_86 <= pq_85;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_87 <= pq_86;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_88 <= pq_87;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pw_84;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pq_88;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_90 <= pq_89;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_91 <= pq_90;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_92 <= pq_91;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_93 <= pq_92;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_94 <= pq_93;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_94 <= pw_84;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_95 <= pq_94;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_96 <= pq_95;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_97 <= pq_96;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_109 <= pw_108;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_112 <= pw_111;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_113 <= pq_112;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_114 <= pq_113;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_114 <= pw_113;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_115 <= pq_114;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_116 <= pq_115;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_117 <= pq_116;  // ndrange3d.cl:9:6
@@ -787,9 +787,11 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_159 <= pq_158;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_160 <= pq_159;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_161 <= pq_160;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_180 <= pw_179;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_181 <= pq_180;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_182 <= pq_181;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_162 <= pq_161;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_163 <= pq_162;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_164 <= pq_163;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_165 <= pq_164;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_182 <= pw_181;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_183 <= pq_182;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_184 <= pq_183;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_185 <= pq_184;  // ndrange3d.cl:9:6
@@ -843,11 +845,11 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_233 <= pq_232;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_234 <= pq_233;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_235 <= pq_234;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_239 <= pw_238;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_240 <= pq_239;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_241 <= pq_240;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_242 <= pq_241;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_244 <= pw_243;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_236 <= pq_235;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_237 <= pq_236;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_242 <= pw_241;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_243 <= pq_242;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_244 <= pq_243;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_245 <= pq_244;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_246 <= pq_245;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_247 <= pq_246;  // ndrange3d.cl:9:6
@@ -899,9 +901,9 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_293 <= pq_292;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_294 <= pq_293;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_295 <= pq_294;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_297 <= pw_74;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_298 <= pq_297;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_299 <= pq_298;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_296 <= pq_295;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_297 <= pq_296;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_299 <= pw_27;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_300 <= pq_299;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_301 <= pq_300;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_302 <= pq_301;  // ndrange3d.cl:9:6
@@ -955,12 +957,12 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_350 <= pq_349;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_351 <= pq_350;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_352 <= pq_351;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_354 <= pw_353;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_355 <= pq_354;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_356 <= pq_355;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_358 <= pw_164;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_359 <= pq_358;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_360 <= pq_359;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_353 <= pq_352;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_354 <= pq_353;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_356 <= pw_355;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_357 <= pq_356;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_358 <= pq_357;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_360 <= pw_168;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_361 <= pq_360;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_362 <= pq_361;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_363 <= pq_362;  // ndrange3d.cl:9:6
@@ -1005,6 +1007,8 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_402 <= pq_401;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_403 <= pq_402;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_404 <= pq_403;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_405 <= pq_404;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_406 <= pq_405;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[102], p0_valid[101], p0_valid[100], p0_valid[99], p0_valid[98], p0_valid[97], p0_valid[96], p0_valid[95], p0_valid[94], p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_5), (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_5) ? 7'h67 : ((p0_drain == 7'h00) ? 7'h00 : (p0_drain - 7'h01)));  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // ndrange3d.cl:9:6
@@ -1019,9 +1023,9 @@ module grid3d_datapath (
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v8_lid_z <= 64'h0000000000000000;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 7'h00)) && base_ld_idle) && out_st_idle))) state <= 16'h0001;  // ndrange3d.cl:9:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v6_lid_x <= w_430;
-            if ((state == 16'h0006)) v7_lid_y <= w_430;
-            if ((state == 16'h0006)) v8_lid_z <= w_430;
+            if ((state == 16'h0006)) v6_lid_x <= w_432;
+            if ((state == 16'h0006)) v7_lid_y <= w_432;
+            if ((state == 16'h0006)) v8_lid_z <= w_432;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0006;
             if ((state == 16'h0008)) state <= 16'h0007;
@@ -1039,8 +1043,8 @@ module grid3d_datapath (
         end
     end
     assign out_st_req_valid = ((p0_valid[59] && 1'h1) && p0_en);
-    assign out_st_req_addr = (p0_valid[59] ? pq_404[31:0] : 32'h00000000);
-    assign out_st_req_data = (p0_valid[59] ? pw_357 : 32'h00000000);
+    assign out_st_req_addr = (p0_valid[59] ? pq_406[31:0] : 32'h00000000);
+    assign out_st_req_data = (p0_valid[59] ? pw_359 : 32'h00000000);
     assign base_ld_req_valid = ((p0_valid[12] && 1'h1) && p0_en);
     assign base_ld_req_addr = (p0_valid[12] ? pw_101[31:0] : 32'h00000000);
     assign base_ld_resp_ready = ((p0_valid[56] && 1'h1) && p0_en);
@@ -1049,15 +1053,15 @@ module grid3d_datapath (
     assign obj0_lut_waddr = ((state == 16'h0007) ? 2'h3 : ((state == 16'h0008) ? 2'h2 : ((state == 16'h0009) ? 2'h1 : ((state == 16'h000a) ? 2'h0 : 2'h0))));
     assign obj0_lut_wdata = ((state == 16'h0007) ? 32'h00000001 : ((state == 16'h0008) ? 32'h00000004 : ((state == 16'h0009) ? 32'h00000001 : ((state == 16'h000a) ? 32'h00000003 : 32'h00000000))));
     assign obj0_lut_re = ((p0_valid[55] && 1'h1) && p0_en);
-    assign obj0_lut_raddr = (((p0_valid[55] && 1'h1) && p0_en) ? pwa_162[1:0] : 2'h0);
+    assign obj0_lut_raddr = (((p0_valid[55] && 1'h1) && p0_en) ? pwa_166[1:0] : 2'h0);
     assign div_dividend = ((state == 16'h000b) ? global_size[31:0] : ((state == 16'h000c) ? global_size[63:32] : ((state == 16'h000d) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h000b) ? local_size[31:0] : ((state == 16'h000c) ? local_size[63:32] : ((state == 16'h000d) ? local_size[95:64] : 32'h00000000)));
     assign div_in_valid = (((state == 16'h000b) || (state == 16'h000c)) || (state == 16'h000d));
     assign probes = {((state == 16'h0004) && ((1'h1 && p0_en) && (p0_valid[0] && pw_5))), ((state == 16'h0004) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0004) && (p0_admit && p0_stall)), ((state == 16'h0004) && p0_stall), ((state == 16'h0004) && p0_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, ngroups_2[31:0], v0_x[63:0], v1_y[63:0], v2_z[63:0], v3_idx[63:0], v4_cell[63:0], v5_w[31:0], v9_lid_linear[63:0], pv_1[63:8], w_2[63:8], p0_go, w_6[31:0], w_7[63:32], pv_9[63:32], w_10[63:0], pv_14[63:32],
-        w_15[63:0], w_20[63:0], pq_30[63:32], pq_49[63:32], pw_101[63:32], pw_104[63:8], pw_105[7:2], w_106[7:0], pwa_162[63:2], pq_242[63:32], pq_404[63:32], pv_405[63:8], w_406[63:8], pv_415[63:8], w_416[63:8], pv_425[63:8],
+    wire ohls_unused = &{1'b0, ngroups_2[31:0], v0_x[63:0], v1_y[63:0], v2_z[63:0], v3_idx[63:0], v4_cell[63:0], v5_w[31:0], v9_lid_linear[63:0], pv_1[63:8], w_2[63:8], p0_go, w_6[31:0], w_7[63:32], pv_9[63:32], w_10[63:0], w_12[63:32],
+        pv_14[63:32], w_15[63:0], w_17[63:32], w_18[63:32], pv_19[63:32], w_20[63:0], pw_101[63:32], pw_107[7:2], w_108[7:0], pwa_166[63:2], pq_406[63:32], pv_407[63:8], w_408[63:8], pv_417[63:8], w_418[63:8], pv_427[63:8],
         div_remainder[31:0]};
 endmodule
 `default_nettype wire

@@ -37,8 +37,8 @@ module stencil2d_datapath (
     reg  [31:0] gnext_2;
     reg  [31:0] v0_gx;
     reg  [31:0] v1_gy;
-    reg  [31:0] v2_lx;
-    reg  [31:0] v3_ly;
+    wire [31:0] v2_lx;
+    wire [31:0] v3_ly;
     reg  [31:0] v4_cond;
     reg  [63:0] v5_tmp;
     reg  [31:0] v6_cond;
@@ -47,10 +47,8 @@ module stencil2d_datapath (
     reg  [63:0] v9_tmp;
     reg  [31:0] v10_cond;
     reg  [63:0] v11_tmp;
-    wire [31:0] v12_v;
-    reg  [63:0] v13_lid_x;
-    reg  [63:0] v14_lid_y;
-    wire [63:0] v15_lid_linear;
+    reg  [63:0] v12_lid_x;
+    reg  [63:0] v13_lid_y;
     wire        obj0_tile_we;
     wire [8:0]  obj0_tile_waddr;
     wire [31:0] obj0_tile_wdata;
@@ -82,321 +80,321 @@ module stencil2d_datapath (
     wire [63:0] w_6;  // stencil2d_local.cl:11:14
     wire [63:0] pv_7;  // stencil2d_local.cl:11:14
     wire [63:0] w_8;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_9;  // stencil2d_local.cl:11:14
-    wire [31:0] w_10;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_11;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_12;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_13;  // stencil2d_local.cl:11:14
-    wire [31:0] w_14;  // stencil2d_local.cl:12:14
-    wire [63:0] w_15;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_16;  // stencil2d_local.cl:12:14
-    wire [63:0] w_17;  // stencil2d_local.cl:12:14
-    wire [63:0] w_18;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_19;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_20;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_21;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_22;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_23;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_24;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_25;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_26;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_27;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_28;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_29;  // stencil2d_local.cl:14:14
-    wire [31:0] w_30;  // stencil2d_local.cl:27:15
-    wire [63:0] w_31;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_32;  // stencil2d_local.cl:27:22
-    wire [15:0] w_33;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_34;  // stencil2d_local.cl:27:22
-    wire [15:0] w_35;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_36;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_37;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_38;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_39;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_40;  // stencil2d_local.cl:27:22
-    wire [63:0] w_41;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_42;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_43;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_44;  // stencil2d_local.cl:27:22
-    wire [63:0] pwa_45;
-    wire [31:0] prd_46;  // stencil2d_local.cl:27:22
-    wire        go_47;
+    wire [31:0] w_9;  // stencil2d_local.cl:12:14
+    wire [63:0] w_10;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_11;  // stencil2d_local.cl:12:14
+    wire [63:0] w_12;  // stencil2d_local.cl:12:14
+    wire [31:0] w_13;  // stencil2d_local.cl:27:15
+    wire [63:0] w_14;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_15;  // stencil2d_local.cl:27:22
+    wire [15:0] w_16;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_17;  // stencil2d_local.cl:27:22
+    wire [15:0] w_18;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_19;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_20;  // stencil2d_local.cl:27:22
+    wire [15:0] w_21;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_22;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_23;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_24;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_25;  // stencil2d_local.cl:11:14
+    wire [7:0]  pw_26;  // stencil2d_local.cl:27:22
+    wire [7:0]  w_27;  // stencil2d_local.cl:27:22
+    wire [7:0]  pw_28;  // stencil2d_local.cl:27:22
+    wire [7:0]  w_29;  // stencil2d_local.cl:27:22
+    wire [7:0]  pw_30;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_31;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_32;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_33;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_51;  // stencil2d_local.cl:27:22
+    wire [63:0] pwa_52;
+    wire [31:0] prd_53;  // stencil2d_local.cl:27:22
+    wire        go_54;
     wire        p5u0_fp_mul_valid;
     wire [31:0] p5u0_fp_mul_result;
-    wire [31:0] fnan_48;
-    wire [32:0] fov_49;
-    reg  [32:0] pd_50;
-    reg  [32:0] pd_51;
-    reg  [32:0] pd_52;
-    reg  [32:0] pd_53;
-    wire [31:0] pw_54;  // stencil2d_local.cl:27:15
-    wire [31:0] w_55;  // stencil2d_local.cl:28:15
-    wire [63:0] w_56;  // stencil2d_local.cl:28:25
-    wire [63:0] pw_57;  // stencil2d_local.cl:28:25
-    wire [63:0] pwa_58;
-    wire [31:0] prd_59;  // stencil2d_local.cl:28:25
-    wire [63:0] pw_60;  // stencil2d_local.cl:28:44
-    wire [63:0] pwa_61;
-    wire [31:0] prd_62;  // stencil2d_local.cl:28:44
-    wire        go_63;
+    wire [31:0] fnan_55;
+    wire [32:0] fov_56;
+    reg  [32:0] pd_57;
+    reg  [32:0] pd_58;
+    reg  [32:0] pd_59;
+    reg  [32:0] pd_60;
+    wire [31:0] pw_61;  // stencil2d_local.cl:27:15
+    wire [31:0] w_62;  // stencil2d_local.cl:28:15
+    wire [63:0] w_63;  // stencil2d_local.cl:28:25
+    wire [63:0] pw_64;  // stencil2d_local.cl:28:25
+    wire [63:0] pwa_65;
+    wire [31:0] prd_66;  // stencil2d_local.cl:28:25
+    wire [63:0] w_67;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_68;  // stencil2d_local.cl:28:44
+    wire [63:0] pwa_69;
+    wire [31:0] prd_70;  // stencil2d_local.cl:28:44
+    wire        go_71;
     wire        p5u1_fp_add_valid;
     wire [31:0] p5u1_fp_add_result;
-    wire [31:0] fnan_64;
-    wire [32:0] fov_65;
-    reg  [32:0] pd_66;
-    reg  [32:0] pd_67;
-    reg  [32:0] pd_68;
-    reg  [32:0] pd_69;
-    reg  [32:0] pd_70;
-    reg  [32:0] pd_71;
-    wire [31:0] pw_72;  // stencil2d_local.cl:28:25
-    wire [63:0] w_73;  // stencil2d_local.cl:28:63
-    wire [63:0] pw_74;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_75;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_76;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_77;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_83;  // stencil2d_local.cl:28:63
-    wire [63:0] pwa_84;
-    wire [31:0] prd_85;  // stencil2d_local.cl:28:63
-    wire        go_86;
+    wire [31:0] fnan_72;
+    wire [32:0] fov_73;
+    reg  [32:0] pd_74;
+    reg  [32:0] pd_75;
+    reg  [32:0] pd_76;
+    reg  [32:0] pd_77;
+    reg  [32:0] pd_78;
+    reg  [32:0] pd_79;
+    wire [31:0] pw_80;  // stencil2d_local.cl:28:25
+    wire [63:0] w_81;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_87;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_88;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_94;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_95;  // stencil2d_local.cl:28:63
+    wire [63:0] pwa_96;
+    wire [31:0] prd_97;  // stencil2d_local.cl:28:63
+    wire        go_98;
     wire        p5u2_fp_add_valid;
     wire [31:0] p5u2_fp_add_result;
-    wire [31:0] fnan_87;
-    wire [32:0] fov_88;
-    reg  [32:0] pd_89;
-    reg  [32:0] pd_90;
-    reg  [32:0] pd_91;
-    reg  [32:0] pd_92;
-    reg  [32:0] pd_93;
-    reg  [32:0] pd_94;
-    wire [31:0] pw_95;  // stencil2d_local.cl:28:25
-    wire [63:0] w_96;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_97;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_98;  // stencil2d_local.cl:28:82
-    wire [63:0] pw_99;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_111;  // stencil2d_local.cl:28:82
-    wire [63:0] pwa_112;
-    wire [31:0] prd_113;  // stencil2d_local.cl:28:82
-    wire        go_114;
+    wire [31:0] fnan_99;
+    wire [32:0] fov_100;
+    reg  [32:0] pd_101;
+    reg  [32:0] pd_102;
+    reg  [32:0] pd_103;
+    reg  [32:0] pd_104;
+    reg  [32:0] pd_105;
+    reg  [32:0] pd_106;
+    wire [31:0] pw_107;  // stencil2d_local.cl:28:25
+    wire [63:0] w_108;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_114;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_115;  // stencil2d_local.cl:28:82
+    reg  [63:0] pq_121;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_122;  // stencil2d_local.cl:28:82
+    wire [63:0] pwa_123;
+    wire [31:0] prd_124;  // stencil2d_local.cl:28:82
+    wire        go_125;
     wire        p5u3_fp_add_valid;
     wire [31:0] p5u3_fp_add_result;
-    wire [31:0] fnan_115;
-    wire [32:0] fov_116;
-    reg  [32:0] pd_117;
-    reg  [32:0] pd_118;
-    reg  [32:0] pd_119;
-    reg  [32:0] pd_120;
-    reg  [32:0] pd_121;
-    reg  [32:0] pd_122;
-    wire [31:0] pw_123;  // stencil2d_local.cl:28:25
-    wire        go_124;
-    wire        p5u4_fp_mul_valid;
-    wire [31:0] p5u4_fp_mul_result;
-    wire [31:0] fnan_125;
-    wire [32:0] fov_126;
-    reg  [32:0] pd_127;
+    wire [31:0] fnan_126;
+    wire [32:0] fov_127;
     reg  [32:0] pd_128;
     reg  [32:0] pd_129;
     reg  [32:0] pd_130;
-    wire [31:0] pw_131;  // stencil2d_local.cl:28:15
-    reg  [31:0] pq_149;  // stencil2d_local.cl:27:15
-    wire        go_150;
+    reg  [32:0] pd_131;
+    reg  [32:0] pd_132;
+    reg  [32:0] pd_133;
+    wire [31:0] pw_134;  // stencil2d_local.cl:28:25
+    wire        go_135;
+    wire        p5u4_fp_mul_valid;
+    wire [31:0] p5u4_fp_mul_result;
+    wire [31:0] fnan_136;
+    wire [32:0] fov_137;
+    reg  [32:0] pd_138;
+    reg  [32:0] pd_139;
+    reg  [32:0] pd_140;
+    reg  [32:0] pd_141;
+    wire [31:0] pw_142;  // stencil2d_local.cl:28:15
+    wire        go_143;
     wire        p5u5_fp_add_valid;
     wire [31:0] p5u5_fp_add_result;
-    wire [31:0] fnan_151;
-    wire [32:0] fov_152;
-    reg  [32:0] pd_153;
-    reg  [32:0] pd_154;
-    reg  [32:0] pd_155;
-    reg  [32:0] pd_156;
-    reg  [32:0] pd_157;
-    reg  [32:0] pd_158;
-    wire [31:0] pw_159;  // stencil2d_local.cl:27:15
-    wire [63:0] w_160;  // stencil2d_local.cl:29:5
-    wire [31:0] w_161;  // stencil2d_local.cl:29:14
-    wire [31:0] pw_162;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_165;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_168;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_169;  // stencil2d_local.cl:29:9
-    wire [63:0] pw_170;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_171;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_172;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_199;  // stencil2d_local.cl:29:5
-    wire [63:0] pv_200;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_201;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_202;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_203;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_204;  // stencil2d_local.cl:7:6
-    wire        pw_205;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_206;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_207;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_208;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_209;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_210;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_211;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_212;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_213;  // stencil2d_local.cl:7:6
-    reg  [63:0] pq_78;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_79;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_80;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_81;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_82;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_100;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_101;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_102;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_103;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_104;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_105;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_106;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_107;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_108;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_109;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_110;  // stencil2d_local.cl:28:82
-    reg  [31:0] pq_132;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_133;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_134;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_135;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_136;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_137;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_138;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_139;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_140;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_141;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_142;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_143;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_144;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_145;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_146;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_147;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_148;  // stencil2d_local.cl:27:15
-    reg  [31:0] pq_163;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_164;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_166;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_167;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_173;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_174;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_175;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_176;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_177;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_178;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_179;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_180;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_181;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_182;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_183;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_184;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_185;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_186;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_187;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_188;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_189;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_190;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_191;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_192;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_193;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_194;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_195;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_196;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_197;  // stencil2d_local.cl:29:5
-    reg  [63:0] pq_198;  // stencil2d_local.cl:29:5
+    wire [31:0] fnan_144;
+    wire [32:0] fov_145;
+    reg  [32:0] pd_146;
+    reg  [32:0] pd_147;
+    reg  [32:0] pd_148;
+    reg  [32:0] pd_149;
+    reg  [32:0] pd_150;
+    reg  [32:0] pd_151;
+    wire [31:0] pw_152;  // stencil2d_local.cl:27:15
+    wire [63:0] w_153;  // stencil2d_local.cl:29:5
+    wire [31:0] w_154;  // stencil2d_local.cl:29:14
+    wire [63:0] w_155;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_156;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_185;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_186;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_187;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_188;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_215;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_216;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_217;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_218;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_221;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_222;  // stencil2d_local.cl:29:9
+    wire [63:0] pw_223;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_224;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_225;  // stencil2d_local.cl:29:5
+    wire [63:0] pv_226;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_227;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_228;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_229;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_230;  // stencil2d_local.cl:7:6
+    wire        pw_231;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_232;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_233;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_234;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_235;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_236;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_237;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_238;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_239;  // stencil2d_local.cl:7:6
+    reg  [63:0] pq_157;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_158;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_159;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_160;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_161;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_162;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_163;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_164;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_165;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_166;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_167;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_168;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_169;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_170;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_171;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_172;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_173;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_174;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_175;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_176;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_177;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_178;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_179;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_180;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_181;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_182;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_183;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_184;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_82;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_83;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_84;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_85;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_86;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_109;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_110;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_111;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_112;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_113;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_34;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_35;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_36;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_37;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_38;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_39;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_40;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_41;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_42;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_43;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_44;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_45;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_46;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_47;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_48;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_49;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_50;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_89;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_90;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_91;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_92;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_93;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_116;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_117;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_118;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_119;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_120;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_189;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_190;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_191;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_192;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_193;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_194;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_195;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_196;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_197;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_198;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_199;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_200;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_201;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_202;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_203;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_204;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_205;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_206;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_207;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_208;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_209;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_210;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_211;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_212;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_213;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_214;  // stencil2d_local.cl:12:14
+    reg  [31:0] pq_219;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_220;  // stencil2d_local.cl:29:9
     reg  [6:0]  p5_drain;
-    wire [63:0] w_214;  // stencil2d_local.cl:7:6
+    wire [63:0] w_240;  // stencil2d_local.cl:7:6
     reg  [48:0] p4_valid;  // stencil2d_local.cl:23:5
     reg         p4_admit;
     wire        p4_stall;
     wire        p4_en;
-    wire [63:0] pv_215;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_216;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_217;  // stencil2d_local.cl:23:5
-    wire        pw_218;  // stencil2d_local.cl:23:5
+    wire [63:0] pv_241;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_242;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_243;  // stencil2d_local.cl:23:5
+    wire        pw_244;  // stencil2d_local.cl:23:5
     reg         p4_go;
-    wire [31:0] w_219;  // stencil2d_local.cl:11:14
-    wire [63:0] w_220;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_221;  // stencil2d_local.cl:11:14
-    wire [63:0] w_222;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_223;  // stencil2d_local.cl:11:14
-    wire [31:0] w_224;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_225;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_226;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_227;  // stencil2d_local.cl:11:14
-    wire [31:0] w_228;  // stencil2d_local.cl:12:14
-    wire [63:0] w_229;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_230;  // stencil2d_local.cl:12:14
-    wire [63:0] w_231;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_232;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_233;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_234;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_235;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_236;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_237;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_238;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_239;  // stencil2d_local.cl:13:14
-    wire [63:0] w_240;  // stencil2d_local.cl:24:9
-    wire [63:0] w_241;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_242;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_243;  // stencil2d_local.cl:24:9
-    wire [63:0] w_244;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_245;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_246;  // stencil2d_local.cl:24:9
-    wire [31:0] w_247;  // stencil2d_local.cl:24:35
-    wire [31:0] w_248;  // stencil2d_local.cl:24:44
-    wire [31:0] pw_249;  // stencil2d_local.cl:24:35
-    wire        pw_250;  // stencil2d_local.cl:24:30
-    wire [63:0] w_251;  // stencil2d_local.cl:24:48
-    wire [31:0] w_252;  // stencil2d_local.cl:24:57
-    wire [31:0] pw_253;  // stencil2d_local.cl:24:52
-    wire [31:0] w_254;  // stencil2d_local.cl:24:62
-    wire [31:0] pw_255;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_258;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_261;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_262;  // stencil2d_local.cl:24:52
-    wire [63:0] pw_263;  // stencil2d_local.cl:24:48
-    wire [63:0] w_264;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_265;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_266;  // stencil2d_local.cl:24:48
-    reg         pq_269;  // stencil2d_local.cl:24:30
-    reg         pq_313;  // stencil2d_local.cl:24:30
-    wire [31:0] pld_314;  // stencil2d_local.cl:24:48
-    wire [31:0] pv_315;  // stencil2d_local.cl:24:30
-    wire [31:0] pm_316;  // stencil2d_local.cl:24:30
-    wire [31:0] w_317;  // stencil2d_local.cl:24:76
-    wire [31:0] pm_318;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_365;  // stencil2d_local.cl:24:9
-    wire [63:0] pwa_366;
-    wire [63:0] pv_367;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_368;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_369;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_370;  // stencil2d_local.cl:23:5
-    wire [63:0] pw_371;  // stencil2d_local.cl:23:5
-    reg  [31:0] pq_256;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_257;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_259;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_260;  // stencil2d_local.cl:11:14
-    reg         pq_267;  // stencil2d_local.cl:24:30
-    reg         pq_268;  // stencil2d_local.cl:24:30
-    reg         pq_270;  // stencil2d_local.cl:24:30
-    reg         pq_271;  // stencil2d_local.cl:24:30
-    reg         pq_272;  // stencil2d_local.cl:24:30
-    reg         pq_273;  // stencil2d_local.cl:24:30
-    reg         pq_274;  // stencil2d_local.cl:24:30
-    reg         pq_275;  // stencil2d_local.cl:24:30
-    reg         pq_276;  // stencil2d_local.cl:24:30
-    reg         pq_277;  // stencil2d_local.cl:24:30
-    reg         pq_278;  // stencil2d_local.cl:24:30
-    reg         pq_279;  // stencil2d_local.cl:24:30
-    reg         pq_280;  // stencil2d_local.cl:24:30
-    reg         pq_281;  // stencil2d_local.cl:24:30
-    reg         pq_282;  // stencil2d_local.cl:24:30
-    reg         pq_283;  // stencil2d_local.cl:24:30
-    reg         pq_284;  // stencil2d_local.cl:24:30
-    reg         pq_285;  // stencil2d_local.cl:24:30
-    reg         pq_286;  // stencil2d_local.cl:24:30
-    reg         pq_287;  // stencil2d_local.cl:24:30
-    reg         pq_288;  // stencil2d_local.cl:24:30
-    reg         pq_289;  // stencil2d_local.cl:24:30
+    wire [31:0] w_245;  // stencil2d_local.cl:11:14
+    wire [63:0] w_246;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_247;  // stencil2d_local.cl:11:14
+    wire [63:0] w_248;  // stencil2d_local.cl:11:14
+    wire [63:0] w_249;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_250;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_251;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_252;  // stencil2d_local.cl:11:14
+    wire [31:0] w_253;  // stencil2d_local.cl:12:14
+    wire [63:0] w_254;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_255;  // stencil2d_local.cl:12:14
+    wire [63:0] w_256;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_257;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_258;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_259;  // stencil2d_local.cl:12:14
+    wire [63:0] w_260;  // stencil2d_local.cl:24:9
+    wire [31:0] w_261;  // stencil2d_local.cl:24:35
+    wire [63:0] w_262;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_263;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_264;  // stencil2d_local.cl:24:9
+    wire [7:0]  w_265;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_266;  // stencil2d_local.cl:24:9
+    wire [7:0]  w_267;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_268;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_269;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_270;  // stencil2d_local.cl:24:9
+    wire [31:0] w_271;  // stencil2d_local.cl:24:35
+    wire [31:0] pw_272;  // stencil2d_local.cl:24:35
+    wire        pw_273;  // stencil2d_local.cl:24:30
+    wire [63:0] w_274;  // stencil2d_local.cl:24:48
+    wire [31:0] w_275;  // stencil2d_local.cl:24:57
+    wire [31:0] pw_276;  // stencil2d_local.cl:24:52
+    wire [31:0] w_277;  // stencil2d_local.cl:24:62
+    wire [31:0] pw_278;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_281;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_284;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_285;  // stencil2d_local.cl:24:52
+    wire [63:0] pw_286;  // stencil2d_local.cl:24:48
+    wire [63:0] w_287;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_288;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_289;  // stencil2d_local.cl:24:48
+    reg         pq_292;  // stencil2d_local.cl:24:30
+    reg         pq_336;  // stencil2d_local.cl:24:30
+    wire [31:0] pld_337;  // stencil2d_local.cl:24:48
+    wire [31:0] pv_338;  // stencil2d_local.cl:24:30
+    wire [31:0] pm_339;  // stencil2d_local.cl:24:30
+    wire [31:0] w_340;  // stencil2d_local.cl:24:76
+    wire [31:0] pm_341;  // stencil2d_local.cl:24:30
+    reg  [63:0] pq_388;  // stencil2d_local.cl:24:9
+    wire [63:0] pwa_389;
+    wire [63:0] pv_390;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_391;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_392;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_393;  // stencil2d_local.cl:23:5
+    wire [63:0] pw_394;  // stencil2d_local.cl:23:5
+    reg  [31:0] pq_279;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_280;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_282;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_283;  // stencil2d_local.cl:11:14
     reg         pq_290;  // stencil2d_local.cl:24:30
     reg         pq_291;  // stencil2d_local.cl:24:30
-    reg         pq_292;  // stencil2d_local.cl:24:30
     reg         pq_293;  // stencil2d_local.cl:24:30
     reg         pq_294;  // stencil2d_local.cl:24:30
     reg         pq_295;  // stencil2d_local.cl:24:30
@@ -417,29 +415,29 @@ module stencil2d_datapath (
     reg         pq_310;  // stencil2d_local.cl:24:30
     reg         pq_311;  // stencil2d_local.cl:24:30
     reg         pq_312;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_319;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_320;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_321;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_322;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_323;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_324;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_325;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_326;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_327;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_328;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_329;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_330;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_331;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_332;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_333;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_334;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_335;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_336;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_337;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_338;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_339;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_340;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_341;  // stencil2d_local.cl:24:9
+    reg         pq_313;  // stencil2d_local.cl:24:30
+    reg         pq_314;  // stencil2d_local.cl:24:30
+    reg         pq_315;  // stencil2d_local.cl:24:30
+    reg         pq_316;  // stencil2d_local.cl:24:30
+    reg         pq_317;  // stencil2d_local.cl:24:30
+    reg         pq_318;  // stencil2d_local.cl:24:30
+    reg         pq_319;  // stencil2d_local.cl:24:30
+    reg         pq_320;  // stencil2d_local.cl:24:30
+    reg         pq_321;  // stencil2d_local.cl:24:30
+    reg         pq_322;  // stencil2d_local.cl:24:30
+    reg         pq_323;  // stencil2d_local.cl:24:30
+    reg         pq_324;  // stencil2d_local.cl:24:30
+    reg         pq_325;  // stencil2d_local.cl:24:30
+    reg         pq_326;  // stencil2d_local.cl:24:30
+    reg         pq_327;  // stencil2d_local.cl:24:30
+    reg         pq_328;  // stencil2d_local.cl:24:30
+    reg         pq_329;  // stencil2d_local.cl:24:30
+    reg         pq_330;  // stencil2d_local.cl:24:30
+    reg         pq_331;  // stencil2d_local.cl:24:30
+    reg         pq_332;  // stencil2d_local.cl:24:30
+    reg         pq_333;  // stencil2d_local.cl:24:30
+    reg         pq_334;  // stencil2d_local.cl:24:30
+    reg         pq_335;  // stencil2d_local.cl:24:30
     reg  [63:0] pq_342;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_343;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_344;  // stencil2d_local.cl:24:9
@@ -463,97 +461,97 @@ module stencil2d_datapath (
     reg  [63:0] pq_362;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_363;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_364;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_365;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_366;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_367;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_368;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_369;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_370;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_371;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_372;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_373;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_374;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_375;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_376;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_377;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_378;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_379;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_380;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_381;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_382;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_383;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_384;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_385;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_386;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_387;  // stencil2d_local.cl:24:9
     reg  [5:0]  p4_drain;
-    wire [63:0] w_372;  // stencil2d_local.cl:23:5
-    wire [63:0] w_373;  // stencil2d_local.cl:23:5
+    wire [63:0] w_395;  // stencil2d_local.cl:23:5
+    wire [63:0] w_396;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_374;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_375;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_376;  // stencil2d_local.cl:21:5
-    wire        pw_377;  // stencil2d_local.cl:21:5
+    wire [63:0] pv_397;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_398;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_399;  // stencil2d_local.cl:21:5
+    wire        pw_400;  // stencil2d_local.cl:21:5
     reg         p3_go;
-    wire [31:0] w_378;  // stencil2d_local.cl:11:14
-    wire [63:0] w_379;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_380;  // stencil2d_local.cl:11:14
-    wire [63:0] w_381;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_382;  // stencil2d_local.cl:11:14
-    wire [31:0] w_383;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_384;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_385;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_386;  // stencil2d_local.cl:11:14
-    wire [31:0] w_387;  // stencil2d_local.cl:12:14
-    wire [63:0] w_388;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_389;  // stencil2d_local.cl:12:14
-    wire [63:0] w_390;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_391;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_392;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_393;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_394;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_395;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_396;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_397;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_398;  // stencil2d_local.cl:13:14
-    wire [63:0] w_399;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_400;  // stencil2d_local.cl:22:9
-    wire [63:0] w_401;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_402;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_403;  // stencil2d_local.cl:22:9
-    wire [31:0] w_404;  // stencil2d_local.cl:22:28
-    wire        pw_405;  // stencil2d_local.cl:22:23
-    wire [63:0] w_406;  // stencil2d_local.cl:22:32
-    wire [31:0] w_407;  // stencil2d_local.cl:22:41
-    wire [31:0] pw_408;  // stencil2d_local.cl:22:36
-    wire [31:0] w_409;  // stencil2d_local.cl:22:46
-    wire [31:0] pw_410;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_413;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_416;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_417;  // stencil2d_local.cl:22:36
-    wire [63:0] pw_418;  // stencil2d_local.cl:22:32
-    wire [63:0] w_419;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_420;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_421;  // stencil2d_local.cl:22:32
-    reg         pq_424;  // stencil2d_local.cl:22:23
-    reg         pq_468;  // stencil2d_local.cl:22:23
-    wire [31:0] pld_469;  // stencil2d_local.cl:22:32
-    wire [31:0] pv_470;  // stencil2d_local.cl:22:23
-    wire [31:0] pm_471;  // stencil2d_local.cl:22:23
-    wire [31:0] w_472;  // stencil2d_local.cl:22:60
-    wire [31:0] pm_473;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_520;  // stencil2d_local.cl:22:9
-    wire [63:0] pwa_521;
-    wire [63:0] pv_522;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_523;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_524;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_525;  // stencil2d_local.cl:21:5
-    wire [63:0] pw_526;  // stencil2d_local.cl:21:5
-    reg  [31:0] pq_411;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_412;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_414;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_415;  // stencil2d_local.cl:11:14
-    reg         pq_422;  // stencil2d_local.cl:22:23
-    reg         pq_423;  // stencil2d_local.cl:22:23
-    reg         pq_425;  // stencil2d_local.cl:22:23
-    reg         pq_426;  // stencil2d_local.cl:22:23
-    reg         pq_427;  // stencil2d_local.cl:22:23
-    reg         pq_428;  // stencil2d_local.cl:22:23
-    reg         pq_429;  // stencil2d_local.cl:22:23
-    reg         pq_430;  // stencil2d_local.cl:22:23
-    reg         pq_431;  // stencil2d_local.cl:22:23
-    reg         pq_432;  // stencil2d_local.cl:22:23
-    reg         pq_433;  // stencil2d_local.cl:22:23
-    reg         pq_434;  // stencil2d_local.cl:22:23
-    reg         pq_435;  // stencil2d_local.cl:22:23
-    reg         pq_436;  // stencil2d_local.cl:22:23
-    reg         pq_437;  // stencil2d_local.cl:22:23
-    reg         pq_438;  // stencil2d_local.cl:22:23
-    reg         pq_439;  // stencil2d_local.cl:22:23
-    reg         pq_440;  // stencil2d_local.cl:22:23
+    wire [31:0] w_401;  // stencil2d_local.cl:11:14
+    wire [63:0] w_402;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_403;  // stencil2d_local.cl:11:14
+    wire [63:0] w_404;  // stencil2d_local.cl:11:14
+    wire [63:0] w_405;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_406;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_407;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_408;  // stencil2d_local.cl:11:14
+    wire [31:0] w_409;  // stencil2d_local.cl:12:14
+    wire [63:0] w_410;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_411;  // stencil2d_local.cl:12:14
+    wire [63:0] w_412;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_413;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_414;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_415;  // stencil2d_local.cl:12:14
+    wire [63:0] w_416;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_417;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_418;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_419;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_420;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_421;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_422;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_423;  // stencil2d_local.cl:22:9
+    wire        pw_424;  // stencil2d_local.cl:22:23
+    wire [63:0] w_425;  // stencil2d_local.cl:22:32
+    wire [31:0] w_426;  // stencil2d_local.cl:22:41
+    wire [31:0] pw_427;  // stencil2d_local.cl:22:36
+    wire [31:0] w_428;  // stencil2d_local.cl:22:46
+    wire [31:0] pw_429;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_432;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_435;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_436;  // stencil2d_local.cl:22:36
+    wire [63:0] pw_437;  // stencil2d_local.cl:22:32
+    wire [63:0] w_438;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_439;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_440;  // stencil2d_local.cl:22:32
+    reg         pq_443;  // stencil2d_local.cl:22:23
+    reg         pq_487;  // stencil2d_local.cl:22:23
+    wire [31:0] pld_488;  // stencil2d_local.cl:22:32
+    wire [31:0] pv_489;  // stencil2d_local.cl:22:23
+    wire [31:0] pm_490;  // stencil2d_local.cl:22:23
+    wire [31:0] w_491;  // stencil2d_local.cl:22:60
+    wire [31:0] pm_492;  // stencil2d_local.cl:22:23
+    reg  [63:0] pq_539;  // stencil2d_local.cl:22:9
+    wire [63:0] pwa_540;
+    wire [63:0] pv_541;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_542;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_543;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_544;  // stencil2d_local.cl:21:5
+    wire [63:0] pw_545;  // stencil2d_local.cl:21:5
+    reg  [31:0] pq_430;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_431;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_433;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_434;  // stencil2d_local.cl:11:14
     reg         pq_441;  // stencil2d_local.cl:22:23
     reg         pq_442;  // stencil2d_local.cl:22:23
-    reg         pq_443;  // stencil2d_local.cl:22:23
     reg         pq_444;  // stencil2d_local.cl:22:23
     reg         pq_445;  // stencil2d_local.cl:22:23
     reg         pq_446;  // stencil2d_local.cl:22:23
@@ -578,25 +576,25 @@ module stencil2d_datapath (
     reg         pq_465;  // stencil2d_local.cl:22:23
     reg         pq_466;  // stencil2d_local.cl:22:23
     reg         pq_467;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_474;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_475;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_476;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_477;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_478;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_479;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_480;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_481;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_482;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_483;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_484;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_485;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_486;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_487;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_488;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_489;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_490;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_491;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_492;  // stencil2d_local.cl:22:9
+    reg         pq_468;  // stencil2d_local.cl:22:23
+    reg         pq_469;  // stencil2d_local.cl:22:23
+    reg         pq_470;  // stencil2d_local.cl:22:23
+    reg         pq_471;  // stencil2d_local.cl:22:23
+    reg         pq_472;  // stencil2d_local.cl:22:23
+    reg         pq_473;  // stencil2d_local.cl:22:23
+    reg         pq_474;  // stencil2d_local.cl:22:23
+    reg         pq_475;  // stencil2d_local.cl:22:23
+    reg         pq_476;  // stencil2d_local.cl:22:23
+    reg         pq_477;  // stencil2d_local.cl:22:23
+    reg         pq_478;  // stencil2d_local.cl:22:23
+    reg         pq_479;  // stencil2d_local.cl:22:23
+    reg         pq_480;  // stencil2d_local.cl:22:23
+    reg         pq_481;  // stencil2d_local.cl:22:23
+    reg         pq_482;  // stencil2d_local.cl:22:23
+    reg         pq_483;  // stencil2d_local.cl:22:23
+    reg         pq_484;  // stencil2d_local.cl:22:23
+    reg         pq_485;  // stencil2d_local.cl:22:23
+    reg         pq_486;  // stencil2d_local.cl:22:23
     reg  [63:0] pq_493;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_494;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_495;  // stencil2d_local.cl:22:9
@@ -624,98 +622,98 @@ module stencil2d_datapath (
     reg  [63:0] pq_517;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_518;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_519;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_520;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_521;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_522;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_523;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_524;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_525;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_526;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_527;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_528;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_529;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_530;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_531;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_532;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_533;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_534;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_535;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_536;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_537;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_538;  // stencil2d_local.cl:22:9
     reg  [5:0]  p3_drain;
-    wire [63:0] w_527;  // stencil2d_local.cl:21:5
+    wire [63:0] w_546;  // stencil2d_local.cl:21:5
     reg  [48:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_528;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_529;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_530;  // stencil2d_local.cl:19:5
-    wire        pw_531;  // stencil2d_local.cl:19:5
+    wire [63:0] pv_547;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_548;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_549;  // stencil2d_local.cl:19:5
+    wire        pw_550;  // stencil2d_local.cl:19:5
     reg         p2_go;
-    wire [31:0] w_532;  // stencil2d_local.cl:11:14
-    wire [63:0] w_533;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_534;  // stencil2d_local.cl:11:14
-    wire [63:0] w_535;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_536;  // stencil2d_local.cl:11:14
-    wire [31:0] w_537;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_538;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_539;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_540;  // stencil2d_local.cl:11:14
-    wire [31:0] w_541;  // stencil2d_local.cl:12:14
-    wire [63:0] w_542;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_543;  // stencil2d_local.cl:12:14
-    wire [63:0] w_544;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_545;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_546;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_547;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_548;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_549;  // stencil2d_local.cl:14:14
-    wire [7:0]  w_550;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_551;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_552;  // stencil2d_local.cl:14:14
-    wire [63:0] w_553;  // stencil2d_local.cl:20:9
-    wire [31:0] w_554;  // stencil2d_local.cl:20:35
-    wire [15:0] pw_555;  // stencil2d_local.cl:20:9
-    wire [15:0] w_556;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_557;  // stencil2d_local.cl:20:9
-    wire [15:0] w_558;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_559;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_560;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_561;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_562;  // stencil2d_local.cl:20:9
-    wire [63:0] w_563;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_564;  // stencil2d_local.cl:20:9
-    wire [31:0] w_565;  // stencil2d_local.cl:20:43
-    wire [31:0] pw_566;  // stencil2d_local.cl:20:35
-    wire        pw_567;  // stencil2d_local.cl:20:30
-    wire [63:0] w_568;  // stencil2d_local.cl:20:47
-    wire [31:0] w_569;  // stencil2d_local.cl:20:55
-    wire [31:0] pw_570;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_573;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_576;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_577;  // stencil2d_local.cl:20:50
-    wire [31:0] w_578;  // stencil2d_local.cl:20:68
-    wire [31:0] pw_579;  // stencil2d_local.cl:20:50
-    wire [63:0] pw_580;  // stencil2d_local.cl:20:47
+    wire [31:0] w_551;  // stencil2d_local.cl:11:14
+    wire [63:0] w_552;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_553;  // stencil2d_local.cl:11:14
+    wire [63:0] w_554;  // stencil2d_local.cl:11:14
+    wire [63:0] w_555;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_556;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_557;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_558;  // stencil2d_local.cl:11:14
+    wire [31:0] w_559;  // stencil2d_local.cl:12:14
+    wire [63:0] w_560;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_561;  // stencil2d_local.cl:12:14
+    wire [63:0] w_562;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_563;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_564;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_565;  // stencil2d_local.cl:12:14
+    wire [63:0] w_566;  // stencil2d_local.cl:20:9
+    wire [31:0] w_567;  // stencil2d_local.cl:20:35
+    wire [15:0] pw_568;  // stencil2d_local.cl:20:9
+    wire [15:0] w_569;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_570;  // stencil2d_local.cl:20:9
+    wire [15:0] w_571;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_572;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_573;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_574;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_575;  // stencil2d_local.cl:20:9
+    wire [63:0] w_576;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_577;  // stencil2d_local.cl:20:9
+    wire [31:0] w_578;  // stencil2d_local.cl:20:35
+    wire [31:0] pw_579;  // stencil2d_local.cl:20:35
+    wire        pw_580;  // stencil2d_local.cl:20:30
     wire [63:0] w_581;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_582;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_583;  // stencil2d_local.cl:20:47
-    reg         pq_586;  // stencil2d_local.cl:20:30
-    reg         pq_630;  // stencil2d_local.cl:20:30
-    wire [31:0] pld_631;  // stencil2d_local.cl:20:47
-    wire [31:0] pv_632;  // stencil2d_local.cl:20:30
-    wire [31:0] pm_633;  // stencil2d_local.cl:20:30
-    wire [31:0] w_634;  // stencil2d_local.cl:20:73
-    wire [31:0] pm_635;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_682;  // stencil2d_local.cl:20:9
-    wire [63:0] pwa_683;
-    wire [63:0] pv_684;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_685;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_686;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_687;  // stencil2d_local.cl:19:5
-    wire [63:0] pw_688;  // stencil2d_local.cl:19:5
-    reg  [31:0] pq_571;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_572;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_574;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_575;  // stencil2d_local.cl:11:14
-    reg         pq_584;  // stencil2d_local.cl:20:30
-    reg         pq_585;  // stencil2d_local.cl:20:30
-    reg         pq_587;  // stencil2d_local.cl:20:30
-    reg         pq_588;  // stencil2d_local.cl:20:30
-    reg         pq_589;  // stencil2d_local.cl:20:30
-    reg         pq_590;  // stencil2d_local.cl:20:30
-    reg         pq_591;  // stencil2d_local.cl:20:30
-    reg         pq_592;  // stencil2d_local.cl:20:30
-    reg         pq_593;  // stencil2d_local.cl:20:30
-    reg         pq_594;  // stencil2d_local.cl:20:30
-    reg         pq_595;  // stencil2d_local.cl:20:30
-    reg         pq_596;  // stencil2d_local.cl:20:30
+    wire [31:0] w_582;  // stencil2d_local.cl:20:55
+    wire [31:0] pw_583;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_586;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_589;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_590;  // stencil2d_local.cl:20:50
+    wire [31:0] w_591;  // stencil2d_local.cl:20:68
+    wire [31:0] pw_592;  // stencil2d_local.cl:20:50
+    wire [63:0] pw_593;  // stencil2d_local.cl:20:47
+    wire [63:0] w_594;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_595;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_596;  // stencil2d_local.cl:20:47
+    reg         pq_599;  // stencil2d_local.cl:20:30
+    reg         pq_643;  // stencil2d_local.cl:20:30
+    wire [31:0] pld_644;  // stencil2d_local.cl:20:47
+    wire [31:0] pv_645;  // stencil2d_local.cl:20:30
+    wire [31:0] pm_646;  // stencil2d_local.cl:20:30
+    wire [31:0] w_647;  // stencil2d_local.cl:20:73
+    wire [31:0] pm_648;  // stencil2d_local.cl:20:30
+    reg  [63:0] pq_695;  // stencil2d_local.cl:20:9
+    wire [63:0] pwa_696;
+    wire [63:0] pv_697;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_698;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_699;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_700;  // stencil2d_local.cl:19:5
+    wire [63:0] pw_701;  // stencil2d_local.cl:19:5
+    reg  [31:0] pq_584;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_585;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_587;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_588;  // stencil2d_local.cl:11:14
     reg         pq_597;  // stencil2d_local.cl:20:30
     reg         pq_598;  // stencil2d_local.cl:20:30
-    reg         pq_599;  // stencil2d_local.cl:20:30
     reg         pq_600;  // stencil2d_local.cl:20:30
     reg         pq_601;  // stencil2d_local.cl:20:30
     reg         pq_602;  // stencil2d_local.cl:20:30
@@ -746,19 +744,19 @@ module stencil2d_datapath (
     reg         pq_627;  // stencil2d_local.cl:20:30
     reg         pq_628;  // stencil2d_local.cl:20:30
     reg         pq_629;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_636;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_637;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_638;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_639;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_640;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_641;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_642;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_643;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_644;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_645;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_646;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_647;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_648;  // stencil2d_local.cl:20:9
+    reg         pq_630;  // stencil2d_local.cl:20:30
+    reg         pq_631;  // stencil2d_local.cl:20:30
+    reg         pq_632;  // stencil2d_local.cl:20:30
+    reg         pq_633;  // stencil2d_local.cl:20:30
+    reg         pq_634;  // stencil2d_local.cl:20:30
+    reg         pq_635;  // stencil2d_local.cl:20:30
+    reg         pq_636;  // stencil2d_local.cl:20:30
+    reg         pq_637;  // stencil2d_local.cl:20:30
+    reg         pq_638;  // stencil2d_local.cl:20:30
+    reg         pq_639;  // stencil2d_local.cl:20:30
+    reg         pq_640;  // stencil2d_local.cl:20:30
+    reg         pq_641;  // stencil2d_local.cl:20:30
+    reg         pq_642;  // stencil2d_local.cl:20:30
     reg  [63:0] pq_649;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_650;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_651;  // stencil2d_local.cl:20:9
@@ -792,90 +790,90 @@ module stencil2d_datapath (
     reg  [63:0] pq_679;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_680;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_681;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_682;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_683;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_684;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_685;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_686;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_687;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_688;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_689;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_690;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_691;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_692;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_693;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_694;  // stencil2d_local.cl:20:9
     reg  [5:0]  p2_drain;
-    wire [63:0] w_689;  // stencil2d_local.cl:19:5
-    wire [63:0] w_690;  // stencil2d_local.cl:19:5
+    wire [63:0] w_702;  // stencil2d_local.cl:19:5
+    wire [63:0] w_703;  // stencil2d_local.cl:19:5
     reg  [48:0] p1_valid;  // stencil2d_local.cl:17:5
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_691;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_692;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_693;  // stencil2d_local.cl:17:5
-    wire        pw_694;  // stencil2d_local.cl:17:5
+    wire [63:0] pv_704;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_705;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_706;  // stencil2d_local.cl:17:5
+    wire        pw_707;  // stencil2d_local.cl:17:5
     reg         p1_go;
-    wire [31:0] w_695;  // stencil2d_local.cl:11:14
-    wire [63:0] w_696;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_697;  // stencil2d_local.cl:11:14
-    wire [63:0] w_698;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_699;  // stencil2d_local.cl:11:14
-    wire [31:0] w_700;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_701;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_702;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_703;  // stencil2d_local.cl:11:14
-    wire [31:0] w_704;  // stencil2d_local.cl:12:14
-    wire [63:0] w_705;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_706;  // stencil2d_local.cl:12:14
-    wire [63:0] w_707;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_708;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_709;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_710;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_711;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_712;  // stencil2d_local.cl:14:14
-    wire [7:0]  w_713;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_714;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_715;  // stencil2d_local.cl:14:14
-    wire [63:0] w_716;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_717;  // stencil2d_local.cl:18:9
-    wire [15:0] w_718;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_719;  // stencil2d_local.cl:18:9
-    wire [15:0] w_720;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_721;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_722;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_723;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_724;  // stencil2d_local.cl:18:9
-    wire [31:0] w_725;  // stencil2d_local.cl:18:28
-    wire        pw_726;  // stencil2d_local.cl:18:23
-    wire [63:0] w_727;  // stencil2d_local.cl:18:32
-    wire [31:0] w_728;  // stencil2d_local.cl:18:40
-    wire [31:0] pw_729;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_732;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_735;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_736;  // stencil2d_local.cl:18:35
-    wire [31:0] w_737;  // stencil2d_local.cl:18:53
-    wire [31:0] pw_738;  // stencil2d_local.cl:18:35
-    wire [63:0] pw_739;  // stencil2d_local.cl:18:32
-    wire [63:0] w_740;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_741;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_742;  // stencil2d_local.cl:18:32
-    reg         pq_745;  // stencil2d_local.cl:18:23
-    reg         pq_789;  // stencil2d_local.cl:18:23
-    wire [31:0] pld_790;  // stencil2d_local.cl:18:32
-    wire [31:0] pv_791;  // stencil2d_local.cl:18:23
-    wire [31:0] pm_792;  // stencil2d_local.cl:18:23
-    wire [31:0] w_793;  // stencil2d_local.cl:18:58
-    wire [31:0] pm_794;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_841;  // stencil2d_local.cl:18:9
-    wire [63:0] pwa_842;
-    wire [63:0] pv_843;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_844;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_845;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_846;  // stencil2d_local.cl:17:5
-    wire [63:0] pw_847;  // stencil2d_local.cl:17:5
-    reg  [31:0] pq_730;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_731;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_733;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_734;  // stencil2d_local.cl:11:14
-    reg         pq_743;  // stencil2d_local.cl:18:23
-    reg         pq_744;  // stencil2d_local.cl:18:23
-    reg         pq_746;  // stencil2d_local.cl:18:23
-    reg         pq_747;  // stencil2d_local.cl:18:23
-    reg         pq_748;  // stencil2d_local.cl:18:23
-    reg         pq_749;  // stencil2d_local.cl:18:23
-    reg         pq_750;  // stencil2d_local.cl:18:23
+    wire [31:0] w_708;  // stencil2d_local.cl:11:14
+    wire [63:0] w_709;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_710;  // stencil2d_local.cl:11:14
+    wire [63:0] w_711;  // stencil2d_local.cl:11:14
+    wire [63:0] w_712;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_713;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_714;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_715;  // stencil2d_local.cl:11:14
+    wire [31:0] w_716;  // stencil2d_local.cl:12:14
+    wire [63:0] w_717;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_718;  // stencil2d_local.cl:12:14
+    wire [63:0] w_719;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_720;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_721;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_722;  // stencil2d_local.cl:12:14
+    wire [63:0] w_723;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_724;  // stencil2d_local.cl:18:9
+    wire [15:0] w_725;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_726;  // stencil2d_local.cl:18:9
+    wire [15:0] w_727;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_728;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_729;  // stencil2d_local.cl:18:9
+    wire [15:0] w_730;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_731;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_732;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_733;  // stencil2d_local.cl:18:9
+    wire        pw_734;  // stencil2d_local.cl:18:23
+    wire [63:0] w_735;  // stencil2d_local.cl:18:32
+    wire [31:0] w_736;  // stencil2d_local.cl:18:40
+    wire [31:0] pw_737;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_740;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_743;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_744;  // stencil2d_local.cl:18:35
+    wire [31:0] w_745;  // stencil2d_local.cl:18:53
+    wire [31:0] pw_746;  // stencil2d_local.cl:18:35
+    wire [63:0] pw_747;  // stencil2d_local.cl:18:32
+    wire [63:0] w_748;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_749;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_750;  // stencil2d_local.cl:18:32
+    reg         pq_753;  // stencil2d_local.cl:18:23
+    reg         pq_797;  // stencil2d_local.cl:18:23
+    wire [31:0] pld_798;  // stencil2d_local.cl:18:32
+    wire [31:0] pv_799;  // stencil2d_local.cl:18:23
+    wire [31:0] pm_800;  // stencil2d_local.cl:18:23
+    wire [31:0] w_801;  // stencil2d_local.cl:18:58
+    wire [31:0] pm_802;  // stencil2d_local.cl:18:23
+    reg  [63:0] pq_849;  // stencil2d_local.cl:18:9
+    wire [63:0] pwa_850;
+    wire [63:0] pv_851;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_852;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_853;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_854;  // stencil2d_local.cl:17:5
+    wire [63:0] pw_855;  // stencil2d_local.cl:17:5
+    reg  [31:0] pq_738;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_739;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_741;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_742;  // stencil2d_local.cl:11:14
     reg         pq_751;  // stencil2d_local.cl:18:23
     reg         pq_752;  // stencil2d_local.cl:18:23
-    reg         pq_753;  // stencil2d_local.cl:18:23
     reg         pq_754;  // stencil2d_local.cl:18:23
     reg         pq_755;  // stencil2d_local.cl:18:23
     reg         pq_756;  // stencil2d_local.cl:18:23
@@ -911,14 +909,14 @@ module stencil2d_datapath (
     reg         pq_786;  // stencil2d_local.cl:18:23
     reg         pq_787;  // stencil2d_local.cl:18:23
     reg         pq_788;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_795;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_796;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_797;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_798;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_799;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_800;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_801;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_802;  // stencil2d_local.cl:18:9
+    reg         pq_789;  // stencil2d_local.cl:18:23
+    reg         pq_790;  // stencil2d_local.cl:18:23
+    reg         pq_791;  // stencil2d_local.cl:18:23
+    reg         pq_792;  // stencil2d_local.cl:18:23
+    reg         pq_793;  // stencil2d_local.cl:18:23
+    reg         pq_794;  // stencil2d_local.cl:18:23
+    reg         pq_795;  // stencil2d_local.cl:18:23
+    reg         pq_796;  // stencil2d_local.cl:18:23
     reg  [63:0] pq_803;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_804;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_805;  // stencil2d_local.cl:18:9
@@ -957,88 +955,88 @@ module stencil2d_datapath (
     reg  [63:0] pq_838;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_839;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_840;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_841;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_842;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_843;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_844;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_845;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_846;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_847;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_848;  // stencil2d_local.cl:18:9
     reg  [5:0]  p1_drain;
-    wire [63:0] w_848;  // stencil2d_local.cl:17:5
+    wire [63:0] w_856;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_849;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_850;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_851;  // stencil2d_local.cl:7:6
-    wire        pw_852;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_857;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_858;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_859;  // stencil2d_local.cl:7:6
+    wire        pw_860;  // stencil2d_local.cl:7:6
     reg         p0_go;
-    wire [31:0] w_853;  // stencil2d_local.cl:11:14
-    wire [63:0] w_854;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_855;  // stencil2d_local.cl:11:14
-    wire [63:0] w_856;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_857;  // stencil2d_local.cl:11:14
-    wire [31:0] w_858;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_859;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_860;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_861;  // stencil2d_local.cl:11:14
-    wire [31:0] w_862;  // stencil2d_local.cl:12:14
-    wire [63:0] w_863;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_864;  // stencil2d_local.cl:12:14
-    wire [63:0] w_865;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_866;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_867;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_868;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_869;  // stencil2d_local.cl:12:14
-    wire [7:0]  pw_870;  // stencil2d_local.cl:13:14
-    wire [7:0]  w_871;  // stencil2d_local.cl:13:14
-    wire [7:0]  pw_872;  // stencil2d_local.cl:13:14
-    wire [31:0] pw_873;  // stencil2d_local.cl:13:14
-    wire [15:0] pw_874;  // stencil2d_local.cl:14:14
-    wire [15:0] w_875;  // stencil2d_local.cl:14:14
-    wire [15:0] pw_876;  // stencil2d_local.cl:14:14
-    wire [7:0]  pw_877;  // stencil2d_local.cl:14:14
-    wire [31:0] pw_878;  // stencil2d_local.cl:14:14
-    wire [63:0] w_879;  // stencil2d_local.cl:16:5
-    wire [63:0] w_880;  // stencil2d_local.cl:16:20
-    wire [31:0] w_881;  // stencil2d_local.cl:16:28
-    wire [31:0] pw_882;  // stencil2d_local.cl:16:23
+    wire [31:0] w_861;  // stencil2d_local.cl:11:14
+    wire [63:0] w_862;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_863;  // stencil2d_local.cl:11:14
+    wire [63:0] w_864;  // stencil2d_local.cl:11:14
+    wire [31:0] w_865;  // stencil2d_local.cl:12:14
+    wire [63:0] w_866;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_867;  // stencil2d_local.cl:12:14
+    wire [63:0] w_868;  // stencil2d_local.cl:12:14
+    wire [63:0] w_869;  // stencil2d_local.cl:16:5
+    wire [63:0] w_870;  // stencil2d_local.cl:16:20
+    wire [31:0] w_871;  // stencil2d_local.cl:16:28
+    wire [63:0] w_872;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_873;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_874;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_875;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_876;  // stencil2d_local.cl:12:14
+    wire [63:0] pw_877;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_878;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_879;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_882;  // stencil2d_local.cl:11:14
     reg  [31:0] pq_885;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_888;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_889;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_886;  // stencil2d_local.cl:16:23
+    wire [63:0] pw_887;  // stencil2d_local.cl:16:20
+    wire [63:0] w_888;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_889;  // stencil2d_local.cl:16:20
     wire [63:0] pw_890;  // stencil2d_local.cl:16:20
-    wire [63:0] w_891;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_892;  // stencil2d_local.cl:16:20
-    wire [63:0] pw_893;  // stencil2d_local.cl:16:20
-    wire [31:0] pld_894;  // stencil2d_local.cl:16:20
+    wire [31:0] pld_891;  // stencil2d_local.cl:16:20
+    wire [15:0] pw_892;  // stencil2d_local.cl:16:5
+    wire [15:0] w_893;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_894;  // stencil2d_local.cl:16:5
     wire [15:0] w_895;  // stencil2d_local.cl:16:5
     wire [15:0] pw_896;  // stencil2d_local.cl:16:5
-    wire [15:0] w_897;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_898;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_897;  // stencil2d_local.cl:16:5
+    wire [15:0] w_898;  // stencil2d_local.cl:16:5
     wire [15:0] pw_899;  // stencil2d_local.cl:16:5
     wire [63:0] pw_900;  // stencil2d_local.cl:16:5
     wire [63:0] pw_901;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_902;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_903;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_904;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_951;  // stencil2d_local.cl:16:5
-    wire [63:0] pwa_952;
-    wire [63:0] pv_953;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_954;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_955;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_956;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_957;  // stencil2d_local.cl:7:6
-    wire        pw_958;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_959;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_960;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_961;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_962;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_902;  // stencil2d_local.cl:16:5
+    wire [7:0]  w_903;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_904;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_905;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_906;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_907;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_954;  // stencil2d_local.cl:16:5
+    wire [63:0] pwa_955;
+    wire [63:0] pv_956;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_957;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_958;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_959;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_960;  // stencil2d_local.cl:7:6
+    wire        pw_961;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_962;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_963;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_964;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_965;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_966;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_964;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_965;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_966;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_967;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_968;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_969;  // stencil2d_local.cl:7:6
+    reg  [31:0] pq_880;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_881;  // stencil2d_local.cl:11:14
     reg  [31:0] pq_883;  // stencil2d_local.cl:16:23
     reg  [31:0] pq_884;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_886;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_887;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_905;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_906;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_907;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_908;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_909;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_910;  // stencil2d_local.cl:16:5
@@ -1082,12 +1080,15 @@ module stencil2d_datapath (
     reg  [63:0] pq_948;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_949;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_950;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_951;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_952;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_953;  // stencil2d_local.cl:16:5
     reg  [5:0]  p0_drain;
-    wire [63:0] w_967;  // stencil2d_local.cl:7:6
+    wire [63:0] w_970;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
-    assign v12_v = 32'h00000000;
-    assign v15_lid_linear = 64'h0000000000000000;
+    assign v2_lx = 32'h00000000;
+    assign v3_ly = 32'h00000000;
 
     ohls_ram_1r1w #(
         .WIDTH(32),
@@ -1164,496 +1165,469 @@ module stencil2d_datapath (
         .rdata(obj0_tile_r4_rdata)
     );
     assign p5_en = (!p5_stall);
-    assign pv_1 = v14_lid_y;
+    assign pv_1 = v13_lid_y;
     assign pw_2 = pv_1[7:0];
     assign w_3 = 8'h10;
     assign pw_4 = (pw_2 < w_3);
     assign w_5 = 32'h00000000;
     assign w_6 = {32'h00000000, group_0};
-    assign pv_7 = v13_lid_x;
+    assign pv_7 = v12_lid_x;
     assign w_8 = 64'h0000000000000000;
-    assign pw_9 = w_6[31:0];
-    assign w_10 = 32'h00000010;
-    assign pw_11 = $unsigned($signed(pw_9) * $signed(w_10));
-    assign pw_12 = pv_7[31:0];
-    assign pw_13 = (pw_11 + pw_12);
-    assign w_14 = 32'h00000001;
-    assign w_15 = {32'h00000000, group_1};
-    assign pv_16 = v14_lid_y;
-    assign w_17 = 64'h0000000000000000;
-    assign w_18 = 64'h0000000000000010;
-    assign pw_19 = $unsigned($signed(w_15) * $signed(w_18));
-    assign pw_20 = pw_19[31:0];
-    assign pw_21 = pv_16[31:0];
-    assign pw_22 = (pw_20 + pw_21);
-    assign pw_23 = pv_7[7:0];
-    assign w_24 = 8'h01;
-    assign pw_25 = (pw_23 + w_24);
-    assign pw_26 = {24'h000000, pw_25[7:0]};
-    assign pw_27 = pv_16[7:0];
-    assign pw_28 = (pw_27 + w_24);
-    assign pw_29 = {24'h000000, pw_28[7:0]};
-    assign w_30 = 32'h3f000000;
-    assign w_31 = 64'h0000000000000000;
-    assign pw_32 = pw_29[15:0];
-    assign w_33 = 16'h0003;
-    assign pw_34 = (pw_32 << w_33);
-    assign w_35 = 16'h0006;
-    assign pw_36 = (pw_32 << w_35);
-    assign pw_37 = (pw_34 + pw_36);
-    assign pw_38 = {48'h000000000000, pw_37[15:0]};
-    assign pw_39 = (w_31 + pw_38);
-    assign pw_40 = {{32{pw_26[31]}}, pw_26[31:0]};
-    assign w_41 = 64'h0000000000000004;
-    assign pw_42 = $unsigned($signed(pw_40) * $signed(w_41));
-    assign pw_43 = (pw_39 + pw_42);
-    assign pwa_45 = (pq_44 >> 64'h0000000000000002);
-    assign prd_46 = obj0_tile_rdata[31:0];
-    assign go_47 = 1'h1;
+    assign w_9 = 32'h00000001;
+    assign w_10 = {32'h00000000, group_1};
+    assign pv_11 = v13_lid_y;
+    assign w_12 = 64'h0000000000000000;
+    assign w_13 = 32'h3f000000;
+    assign w_14 = 64'h0000000000000000;
+    assign pw_15 = pv_11[15:0];
+    assign w_16 = 16'h0006;
+    assign pw_17 = (pw_15 << w_16);
+    assign w_18 = 16'h0003;
+    assign pw_19 = (pw_15 << w_18);
+    assign pw_20 = (pw_17 + pw_19);
+    assign w_21 = 16'h0048;
+    assign pw_22 = (pw_20 + w_21);
+    assign pw_23 = {48'h000000000000, pw_22[15:0]};
+    assign pw_24 = (w_14 + pw_23);
+    assign pw_26 = pq_25[7:0];
+    assign w_27 = 8'h01;
+    assign pw_28 = (pw_26 + w_27);
+    assign w_29 = 8'h04;
+    assign pw_30 = $unsigned($signed(pw_28) * $signed(w_29));
+    assign pw_31 = {56'h00000000000000, pw_30[7:0]};
+    assign pw_33 = (pq_32 + pw_31);
+    assign pwa_52 = (pq_51 >> 64'h0000000000000002);
+    assign prd_53 = obj0_tile_rdata[31:0];
+    assign go_54 = 1'h1;
 
     ohls_fp_mul p5u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_47),
-        .a(w_30),
-        .b(prd_46),
+        .in_valid(go_54),
+        .a(w_13),
+        .b(prd_53),
         .out_valid(p5u0_fp_mul_valid),
         .result(p5u0_fp_mul_result)
     );
-    assign fnan_48 = p5u0_fp_mul_result;
-    assign fov_49 = {((((&w_30[30:23]) && (!1'h1)) || ((&prd_46[30:23]) && (!(prd_46[22:0] == 23'h000000)))) || ((((&w_30[30:23]) && 1'h1) && (prd_46[30:0] == 31'h00000000)) || (1'h0 && ((&prd_46[30:23]) && (prd_46[22:0] == 23'h000000))))), (((&w_30[30:23]) && (!1'h1)) ? (w_30 | 32'h00400000) : (((&prd_46[30:23]) && (!(prd_46[22:0] == 23'h000000))) ? (prd_46 | 32'h00400000) : (((((&w_30[30:23]) && 1'h1) && (prd_46[30:0] == 31'h00000000)) || (1'h0 && ((&prd_46[30:23]) && (prd_46[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_54 = (pd_53[32] ? pd_53[31:0] : fnan_48);
-    assign w_55 = 32'h3e000000;
-    assign w_56 = 64'hfffffffffffffffc;
-    assign pw_57 = (pq_44 + w_56);
-    assign pwa_58 = (pw_57 >> 64'h0000000000000002);
-    assign prd_59 = obj0_tile_r1_rdata[31:0];
-    assign pw_60 = (pq_44 + w_41);
-    assign pwa_61 = (pw_60 >> 64'h0000000000000002);
-    assign prd_62 = obj0_tile_r2_rdata[31:0];
-    assign go_63 = 1'h1;
+    assign fnan_55 = p5u0_fp_mul_result;
+    assign fov_56 = {((((&w_13[30:23]) && (!1'h1)) || ((&prd_53[30:23]) && (!(prd_53[22:0] == 23'h000000)))) || ((((&w_13[30:23]) && 1'h1) && (prd_53[30:0] == 31'h00000000)) || (1'h0 && ((&prd_53[30:23]) && (prd_53[22:0] == 23'h000000))))), (((&w_13[30:23]) && (!1'h1)) ? (w_13 | 32'h00400000) : (((&prd_53[30:23]) && (!(prd_53[22:0] == 23'h000000))) ? (prd_53 | 32'h00400000) : (((((&w_13[30:23]) && 1'h1) && (prd_53[30:0] == 31'h00000000)) || (1'h0 && ((&prd_53[30:23]) && (prd_53[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_61 = (pd_60[32] ? pd_60[31:0] : fnan_55);
+    assign w_62 = 32'h3e000000;
+    assign w_63 = 64'hfffffffffffffffc;
+    assign pw_64 = (pw_33 + w_63);
+    assign pwa_65 = (pw_64 >> 64'h0000000000000002);
+    assign prd_66 = obj0_tile_r1_rdata[31:0];
+    assign w_67 = 64'h0000000000000004;
+    assign pw_68 = (pw_33 + w_67);
+    assign pwa_69 = (pw_68 >> 64'h0000000000000002);
+    assign prd_70 = obj0_tile_r2_rdata[31:0];
+    assign go_71 = 1'h1;
 
     ohls_fp_add p5u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_63),
-        .a(prd_59),
-        .b(prd_62),
+        .in_valid(go_71),
+        .a(prd_66),
+        .b(prd_70),
         .sub(1'h0),
         .out_valid(p5u1_fp_add_valid),
         .result(p5u1_fp_add_result)
     );
-    assign fnan_64 = p5u1_fp_add_result;
-    assign fov_65 = {((((&prd_59[30:23]) && (!(prd_59[22:0] == 23'h000000))) || ((&prd_62[30:23]) && (!(prd_62[22:0] == 23'h000000)))) || ((((&prd_59[30:23]) && (prd_59[22:0] == 23'h000000)) && ((&prd_62[30:23]) && (prd_62[22:0] == 23'h000000))) && (!(prd_59[31] == prd_62[31])))), (((&prd_59[30:23]) && (!(prd_59[22:0] == 23'h000000))) ? (prd_59 | 32'h00400000) : (((&prd_62[30:23]) && (!(prd_62[22:0] == 23'h000000))) ? (prd_62 | 32'h00400000) : (((((&prd_59[30:23]) && (prd_59[22:0] == 23'h000000)) && ((&prd_62[30:23]) && (prd_62[22:0] == 23'h000000))) && (!(prd_59[31] == prd_62[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_72 = (pd_71[32] ? pd_71[31:0] : fnan_64);
-    assign w_73 = 64'hffffffffffffffb8;
-    assign pw_74 = (pw_39 + w_73);
-    assign pw_77 = (pq_75 + pq_76);
-    assign pwa_84 = (pq_83 >> 64'h0000000000000002);
-    assign prd_85 = obj0_tile_r3_rdata[31:0];
-    assign go_86 = 1'h1;
+    assign fnan_72 = p5u1_fp_add_result;
+    assign fov_73 = {((((&prd_66[30:23]) && (!(prd_66[22:0] == 23'h000000))) || ((&prd_70[30:23]) && (!(prd_70[22:0] == 23'h000000)))) || ((((&prd_66[30:23]) && (prd_66[22:0] == 23'h000000)) && ((&prd_70[30:23]) && (prd_70[22:0] == 23'h000000))) && (!(prd_66[31] == prd_70[31])))), (((&prd_66[30:23]) && (!(prd_66[22:0] == 23'h000000))) ? (prd_66 | 32'h00400000) : (((&prd_70[30:23]) && (!(prd_70[22:0] == 23'h000000))) ? (prd_70 | 32'h00400000) : (((((&prd_66[30:23]) && (prd_66[22:0] == 23'h000000)) && ((&prd_70[30:23]) && (prd_70[22:0] == 23'h000000))) && (!(prd_66[31] == prd_70[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_80 = (pd_79[32] ? pd_79[31:0] : fnan_72);
+    assign w_81 = 64'hffffffffffffffb8;
+    assign pw_88 = (pq_87 + w_81);
+    assign pw_95 = (pw_88 + pq_94);
+    assign pwa_96 = (pw_95 >> 64'h0000000000000002);
+    assign prd_97 = obj0_tile_r3_rdata[31:0];
+    assign go_98 = 1'h1;
 
     ohls_fp_add p5u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_86),
-        .a(pw_72),
-        .b(prd_85),
+        .in_valid(go_98),
+        .a(pw_80),
+        .b(prd_97),
         .sub(1'h0),
         .out_valid(p5u2_fp_add_valid),
         .result(p5u2_fp_add_result)
     );
-    assign fnan_87 = p5u2_fp_add_result;
-    assign fov_88 = {((((&pw_72[30:23]) && (!(pw_72[22:0] == 23'h000000))) || ((&prd_85[30:23]) && (!(prd_85[22:0] == 23'h000000)))) || ((((&pw_72[30:23]) && (pw_72[22:0] == 23'h000000)) && ((&prd_85[30:23]) && (prd_85[22:0] == 23'h000000))) && (!(pw_72[31] == prd_85[31])))), (((&pw_72[30:23]) && (!(pw_72[22:0] == 23'h000000))) ? (pw_72 | 32'h00400000) : (((&prd_85[30:23]) && (!(prd_85[22:0] == 23'h000000))) ? (prd_85 | 32'h00400000) : (((((&pw_72[30:23]) && (pw_72[22:0] == 23'h000000)) && ((&prd_85[30:23]) && (prd_85[22:0] == 23'h000000))) && (!(pw_72[31] == prd_85[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_95 = (pd_94[32] ? pd_94[31:0] : fnan_87);
-    assign w_96 = 64'h0000000000000048;
-    assign pw_97 = (pw_39 + w_96);
-    assign pw_99 = (pq_98 + pq_76);
-    assign pwa_112 = (pq_111 >> 64'h0000000000000002);
-    assign prd_113 = obj0_tile_r4_rdata[31:0];
-    assign go_114 = 1'h1;
+    assign fnan_99 = p5u2_fp_add_result;
+    assign fov_100 = {((((&pw_80[30:23]) && (!(pw_80[22:0] == 23'h000000))) || ((&prd_97[30:23]) && (!(prd_97[22:0] == 23'h000000)))) || ((((&pw_80[30:23]) && (pw_80[22:0] == 23'h000000)) && ((&prd_97[30:23]) && (prd_97[22:0] == 23'h000000))) && (!(pw_80[31] == prd_97[31])))), (((&pw_80[30:23]) && (!(pw_80[22:0] == 23'h000000))) ? (pw_80 | 32'h00400000) : (((&prd_97[30:23]) && (!(prd_97[22:0] == 23'h000000))) ? (prd_97 | 32'h00400000) : (((((&pw_80[30:23]) && (pw_80[22:0] == 23'h000000)) && ((&prd_97[30:23]) && (prd_97[22:0] == 23'h000000))) && (!(pw_80[31] == prd_97[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_107 = (pd_106[32] ? pd_106[31:0] : fnan_99);
+    assign w_108 = 64'h0000000000000048;
+    assign pw_115 = (pq_114 + w_108);
+    assign pw_122 = (pw_115 + pq_121);
+    assign pwa_123 = (pw_122 >> 64'h0000000000000002);
+    assign prd_124 = obj0_tile_r4_rdata[31:0];
+    assign go_125 = 1'h1;
 
     ohls_fp_add p5u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_114),
-        .a(pw_95),
-        .b(prd_113),
+        .in_valid(go_125),
+        .a(pw_107),
+        .b(prd_124),
         .sub(1'h0),
         .out_valid(p5u3_fp_add_valid),
         .result(p5u3_fp_add_result)
     );
-    assign fnan_115 = p5u3_fp_add_result;
-    assign fov_116 = {((((&pw_95[30:23]) && (!(pw_95[22:0] == 23'h000000))) || ((&prd_113[30:23]) && (!(prd_113[22:0] == 23'h000000)))) || ((((&pw_95[30:23]) && (pw_95[22:0] == 23'h000000)) && ((&prd_113[30:23]) && (prd_113[22:0] == 23'h000000))) && (!(pw_95[31] == prd_113[31])))), (((&pw_95[30:23]) && (!(pw_95[22:0] == 23'h000000))) ? (pw_95 | 32'h00400000) : (((&prd_113[30:23]) && (!(prd_113[22:0] == 23'h000000))) ? (prd_113 | 32'h00400000) : (((((&pw_95[30:23]) && (pw_95[22:0] == 23'h000000)) && ((&prd_113[30:23]) && (prd_113[22:0] == 23'h000000))) && (!(pw_95[31] == prd_113[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_123 = (pd_122[32] ? pd_122[31:0] : fnan_115);
-    assign go_124 = 1'h1;
+    assign fnan_126 = p5u3_fp_add_result;
+    assign fov_127 = {((((&pw_107[30:23]) && (!(pw_107[22:0] == 23'h000000))) || ((&prd_124[30:23]) && (!(prd_124[22:0] == 23'h000000)))) || ((((&pw_107[30:23]) && (pw_107[22:0] == 23'h000000)) && ((&prd_124[30:23]) && (prd_124[22:0] == 23'h000000))) && (!(pw_107[31] == prd_124[31])))), (((&pw_107[30:23]) && (!(pw_107[22:0] == 23'h000000))) ? (pw_107 | 32'h00400000) : (((&prd_124[30:23]) && (!(prd_124[22:0] == 23'h000000))) ? (prd_124 | 32'h00400000) : (((((&pw_107[30:23]) && (pw_107[22:0] == 23'h000000)) && ((&prd_124[30:23]) && (prd_124[22:0] == 23'h000000))) && (!(pw_107[31] == prd_124[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_134 = (pd_133[32] ? pd_133[31:0] : fnan_126);
+    assign go_135 = 1'h1;
 
     ohls_fp_mul p5u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_124),
-        .a(w_55),
-        .b(pw_123),
+        .in_valid(go_135),
+        .a(w_62),
+        .b(pw_134),
         .out_valid(p5u4_fp_mul_valid),
         .result(p5u4_fp_mul_result)
     );
-    assign fnan_125 = p5u4_fp_mul_result;
-    assign fov_126 = {((((&w_55[30:23]) && (!1'h1)) || ((&pw_123[30:23]) && (!(pw_123[22:0] == 23'h000000)))) || ((((&w_55[30:23]) && 1'h1) && (pw_123[30:0] == 31'h00000000)) || (1'h0 && ((&pw_123[30:23]) && (pw_123[22:0] == 23'h000000))))), (((&w_55[30:23]) && (!1'h1)) ? (w_55 | 32'h00400000) : (((&pw_123[30:23]) && (!(pw_123[22:0] == 23'h000000))) ? (pw_123 | 32'h00400000) : (((((&w_55[30:23]) && 1'h1) && (pw_123[30:0] == 31'h00000000)) || (1'h0 && ((&pw_123[30:23]) && (pw_123[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_131 = (pd_130[32] ? pd_130[31:0] : fnan_125);
-    assign go_150 = 1'h1;
+    assign fnan_136 = p5u4_fp_mul_result;
+    assign fov_137 = {((((&w_62[30:23]) && (!1'h1)) || ((&pw_134[30:23]) && (!(pw_134[22:0] == 23'h000000)))) || ((((&w_62[30:23]) && 1'h1) && (pw_134[30:0] == 31'h00000000)) || (1'h0 && ((&pw_134[30:23]) && (pw_134[22:0] == 23'h000000))))), (((&w_62[30:23]) && (!1'h1)) ? (w_62 | 32'h00400000) : (((&pw_134[30:23]) && (!(pw_134[22:0] == 23'h000000))) ? (pw_134 | 32'h00400000) : (((((&w_62[30:23]) && 1'h1) && (pw_134[30:0] == 31'h00000000)) || (1'h0 && ((&pw_134[30:23]) && (pw_134[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_142 = (pd_141[32] ? pd_141[31:0] : fnan_136);
+    assign go_143 = 1'h1;
 
     ohls_fp_add p5u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_150),
-        .a(pq_149),
-        .b(pw_131),
+        .in_valid(go_143),
+        .a(pw_61),
+        .b(pw_142),
         .sub(1'h0),
         .out_valid(p5u5_fp_add_valid),
         .result(p5u5_fp_add_result)
     );
-    assign fnan_151 = p5u5_fp_add_result;
-    assign fov_152 = {((((&pq_149[30:23]) && (!(pq_149[22:0] == 23'h000000))) || ((&pw_131[30:23]) && (!(pw_131[22:0] == 23'h000000)))) || ((((&pq_149[30:23]) && (pq_149[22:0] == 23'h000000)) && ((&pw_131[30:23]) && (pw_131[22:0] == 23'h000000))) && (!(pq_149[31] == pw_131[31])))), (((&pq_149[30:23]) && (!(pq_149[22:0] == 23'h000000))) ? (pq_149 | 32'h00400000) : (((&pw_131[30:23]) && (!(pw_131[22:0] == 23'h000000))) ? (pw_131 | 32'h00400000) : (((((&pq_149[30:23]) && (pq_149[22:0] == 23'h000000)) && ((&pw_131[30:23]) && (pw_131[22:0] == 23'h000000))) && (!(pq_149[31] == pw_131[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_159 = (pd_158[32] ? pd_158[31:0] : fnan_151);
-    assign w_160 = {32'h00000000, out_base};
-    assign w_161 = arg_width;
-    assign pw_162 = $unsigned($signed(pw_22) * $signed(w_161));
-    assign pw_169 = (pq_165 + pq_168);
-    assign pw_170 = {{32{pw_169[31]}}, pw_169[31:0]};
-    assign pw_171 = $unsigned($signed(pw_170) * $signed(w_41));
-    assign pw_172 = (w_160 + pw_171);
-    assign pv_200 = v13_lid_x;
-    assign pw_201 = pv_200[7:0];
-    assign w_202 = 8'h01;
-    assign pw_203 = (pw_201 + w_202);
-    assign w_204 = 8'h10;
-    assign pw_205 = (pw_203 == w_204);
-    assign w_206 = 8'h00;
-    assign pw_207 = (pw_205 ? w_206 : pw_203);
-    assign pw_208 = {56'h00000000000000, pw_207[7:0]};
-    assign pv_209 = v14_lid_y;
-    assign pw_210 = pv_209[7:0];
-    assign pw_211 = (pw_210 + w_202);
-    assign pw_212 = (pw_205 ? pw_211 : pw_210);
-    assign pw_213 = {56'h00000000000000, pw_212[7:0]};
+    assign fnan_144 = p5u5_fp_add_result;
+    assign fov_145 = {((((&pw_61[30:23]) && (!(pw_61[22:0] == 23'h000000))) || ((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000)))) || ((((&pw_61[30:23]) && (pw_61[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pw_61[31] == pw_142[31])))), (((&pw_61[30:23]) && (!(pw_61[22:0] == 23'h000000))) ? (pw_61 | 32'h00400000) : (((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000))) ? (pw_142 | 32'h00400000) : (((((&pw_61[30:23]) && (pw_61[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pw_61[31] == pw_142[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_152 = (pd_151[32] ? pd_151[31:0] : fnan_144);
+    assign w_153 = {32'h00000000, out_base};
+    assign w_154 = arg_width;
+    assign w_155 = 64'h0000000000000010;
+    assign pw_156 = $unsigned($signed(w_6) * $signed(w_155));
+    assign pw_186 = (pw_156 | pq_185);
+    assign pw_187 = pw_186[31:0];
+    assign pw_188 = $unsigned($signed(w_10) * $signed(w_155));
+    assign pw_216 = (pw_188 | pq_215);
+    assign pw_217 = pw_216[31:0];
+    assign pw_218 = $unsigned($signed(pw_217) * $signed(w_154));
+    assign pw_222 = (pw_187 + pq_221);
+    assign pw_223 = {{32{pw_222[31]}}, pw_222[31:0]};
+    assign pw_224 = $unsigned($signed(pw_223) * $signed(w_67));
+    assign pw_225 = (w_153 + pw_224);
+    assign pv_226 = v12_lid_x;
+    assign pw_227 = pv_226[7:0];
+    assign w_228 = 8'h01;
+    assign pw_229 = (pw_227 + w_228);
+    assign w_230 = 8'h10;
+    assign pw_231 = (pw_229 == w_230);
+    assign w_232 = 8'h00;
+    assign pw_233 = (pw_231 ? w_232 : pw_229);
+    assign pw_234 = {56'h00000000000000, pw_233[7:0]};
+    assign pv_235 = v13_lid_y;
+    assign pw_236 = pv_235[7:0];
+    assign pw_237 = (pw_236 + w_228);
+    assign pw_238 = (pw_231 ? pw_237 : pw_236);
+    assign pw_239 = {56'h00000000000000, pw_238[7:0]};
     assign p5_stall = ((p5_valid[30] && 1'h1) && (!out_st_req_ready));
-    assign w_214 = 64'h0000000000000000;
-    assign p4_en = (!p4_stall);
-    assign pv_215 = v13_lid_x;
-    assign pw_216 = pv_215[7:0];
-    assign w_217 = 8'h10;
-    assign pw_218 = (pw_216 < w_217);
-    assign w_219 = 32'h00000000;
-    assign w_220 = {32'h00000000, group_0};
-    assign pv_221 = v13_lid_x;
-    assign w_222 = 64'h0000000000000000;
-    assign pw_223 = w_220[31:0];
-    assign w_224 = 32'h00000010;
-    assign pw_225 = $unsigned($signed(pw_223) * $signed(w_224));
-    assign pw_226 = pv_221[31:0];
-    assign pw_227 = (pw_225 + pw_226);
-    assign w_228 = 32'h00000001;
-    assign w_229 = {32'h00000000, group_1};
-    assign pv_230 = v14_lid_y;
-    assign w_231 = 64'h0000000000000000;
-    assign pw_232 = w_229[31:0];
-    assign pw_233 = $unsigned($signed(pw_232) * $signed(w_224));
-    assign pw_234 = pv_230[31:0];
-    assign pw_235 = (pw_233 + pw_234);
-    assign pw_236 = pv_221[7:0];
-    assign w_237 = 8'h01;
-    assign pw_238 = (pw_236 + w_237);
-    assign pw_239 = {24'h000000, pw_238[7:0]};
     assign w_240 = 64'h0000000000000000;
-    assign w_241 = 64'h00000000000004c8;
-    assign pw_242 = (w_240 + w_241);
-    assign pw_243 = {{32{pw_239[31]}}, pw_239[31:0]};
-    assign w_244 = 64'h0000000000000004;
-    assign pw_245 = $unsigned($signed(pw_243) * $signed(w_244));
-    assign pw_246 = (pw_242 + pw_245);
-    assign w_247 = arg_height;
-    assign w_248 = 32'h00000001;
-    assign pw_249 = (w_247 - w_248);
-    assign pw_250 = ((pw_235 ^ 32'h80000000) < (pw_249 ^ 32'h80000000));
-    assign w_251 = {32'h00000000, in_base};
-    assign w_252 = 32'h00000001;
-    assign pw_253 = (pw_235 + w_252);
-    assign w_254 = arg_width;
-    assign pw_255 = $unsigned($signed(pw_253) * $signed(w_254));
-    assign pw_262 = (pq_258 + pq_261);
-    assign pw_263 = {{32{pw_262[31]}}, pw_262[31:0]};
-    assign w_264 = 64'h0000000000000004;
-    assign pw_265 = $unsigned($signed(pw_263) * $signed(w_264));
-    assign pw_266 = (w_251 + pw_265);
-    assign pld_314 = in_ld_resp_data;
-    assign pv_315 = v10_cond;
-    assign pm_316 = ((1'h1 && pq_313) ? pld_314 : pv_315);
-    assign w_317 = 32'h00000000;
-    assign pm_318 = ((1'h1 && (!pq_313)) ? w_317 : pm_316);
-    assign pwa_366 = (pq_365 >> 64'h0000000000000002);
-    assign pv_367 = v13_lid_x;
-    assign pw_368 = pv_367[7:0];
-    assign w_369 = 8'h01;
-    assign pw_370 = (pw_368 + w_369);
-    assign pw_371 = {56'h00000000000000, pw_370[7:0]};
-    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_269)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_313)) && (!in_ld_resp_valid)));
-    assign w_372 = 64'h0000000000000000;
-    assign w_373 = 64'h000000000000000f;
+    assign p4_en = (!p4_stall);
+    assign pv_241 = v12_lid_x;
+    assign pw_242 = pv_241[7:0];
+    assign w_243 = 8'h10;
+    assign pw_244 = (pw_242 < w_243);
+    assign w_245 = 32'h00000000;
+    assign w_246 = {32'h00000000, group_0};
+    assign pv_247 = v12_lid_x;
+    assign w_248 = 64'h0000000000000000;
+    assign w_249 = 64'h0000000000000010;
+    assign pw_250 = $unsigned($signed(w_246) * $signed(w_249));
+    assign pw_251 = (pw_250 | pv_247);
+    assign pw_252 = pw_251[31:0];
+    assign w_253 = 32'h00000001;
+    assign w_254 = {32'h00000000, group_1};
+    assign pv_255 = v13_lid_y;
+    assign w_256 = 64'h0000000000000000;
+    assign pw_257 = $unsigned($signed(w_254) * $signed(w_249));
+    assign pw_258 = (pw_257 | pv_255);
+    assign pw_259 = pw_258[31:0];
+    assign w_260 = 64'h0000000000000000;
+    assign w_261 = arg_height;
+    assign w_262 = 64'h00000000000004c8;
+    assign pw_263 = (w_260 + w_262);
+    assign pw_264 = pv_247[7:0];
+    assign w_265 = 8'h01;
+    assign pw_266 = (pw_264 + w_265);
+    assign w_267 = 8'h04;
+    assign pw_268 = $unsigned($signed(pw_266) * $signed(w_267));
+    assign pw_269 = {56'h00000000000000, pw_268[7:0]};
+    assign pw_270 = (pw_263 + pw_269);
+    assign w_271 = 32'hffffffff;
+    assign pw_272 = (w_261 + w_271);
+    assign pw_273 = ((pw_259 ^ 32'h80000000) < (pw_272 ^ 32'h80000000));
+    assign w_274 = {32'h00000000, in_base};
+    assign w_275 = 32'h00000001;
+    assign pw_276 = (pw_259 + w_275);
+    assign w_277 = arg_width;
+    assign pw_278 = $unsigned($signed(pw_276) * $signed(w_277));
+    assign pw_285 = (pq_281 + pq_284);
+    assign pw_286 = {{32{pw_285[31]}}, pw_285[31:0]};
+    assign w_287 = 64'h0000000000000004;
+    assign pw_288 = $unsigned($signed(pw_286) * $signed(w_287));
+    assign pw_289 = (w_274 + pw_288);
+    assign pld_337 = in_ld_resp_data;
+    assign pv_338 = v10_cond;
+    assign pm_339 = ((1'h1 && pq_336) ? pld_337 : pv_338);
+    assign w_340 = 32'h00000000;
+    assign pm_341 = ((1'h1 && (!pq_336)) ? w_340 : pm_339);
+    assign pwa_389 = (pq_388 >> 64'h0000000000000002);
+    assign pv_390 = v12_lid_x;
+    assign pw_391 = pv_390[7:0];
+    assign w_392 = 8'h01;
+    assign pw_393 = (pw_391 + w_392);
+    assign pw_394 = {56'h00000000000000, pw_393[7:0]};
+    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_292)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_336)) && (!in_ld_resp_valid)));
+    assign w_395 = 64'h0000000000000000;
+    assign w_396 = 64'h000000000000000f;
     assign p3_en = (!p3_stall);
-    assign pv_374 = v13_lid_x;
-    assign pw_375 = pv_374[7:0];
-    assign w_376 = 8'h10;
-    assign pw_377 = (pw_375 < w_376);
-    assign w_378 = 32'h00000000;
-    assign w_379 = {32'h00000000, group_0};
-    assign pv_380 = v13_lid_x;
-    assign w_381 = 64'h0000000000000000;
-    assign pw_382 = w_379[31:0];
-    assign w_383 = 32'h00000010;
-    assign pw_384 = $unsigned($signed(pw_382) * $signed(w_383));
-    assign pw_385 = pv_380[31:0];
-    assign pw_386 = (pw_384 + pw_385);
-    assign w_387 = 32'h00000001;
-    assign w_388 = {32'h00000000, group_1};
-    assign pv_389 = v14_lid_y;
-    assign w_390 = 64'h0000000000000000;
-    assign pw_391 = w_388[31:0];
-    assign pw_392 = $unsigned($signed(pw_391) * $signed(w_383));
-    assign pw_393 = pv_389[31:0];
-    assign pw_394 = (pw_392 + pw_393);
-    assign pw_395 = pv_380[7:0];
-    assign w_396 = 8'h01;
-    assign pw_397 = (pw_395 + w_396);
-    assign pw_398 = {24'h000000, pw_397[7:0]};
-    assign w_399 = 64'h0000000000000000;
-    assign pw_400 = {{32{pw_398[31]}}, pw_398[31:0]};
-    assign w_401 = 64'h0000000000000004;
-    assign pw_402 = $unsigned($signed(pw_400) * $signed(w_401));
-    assign pw_403 = (w_399 + pw_402);
-    assign w_404 = 32'h00000000;
-    assign pw_405 = ((pw_394 ^ 32'h80000000) > (w_404 ^ 32'h80000000));
-    assign w_406 = {32'h00000000, in_base};
-    assign w_407 = 32'h00000001;
-    assign pw_408 = (pw_394 - w_407);
-    assign w_409 = arg_width;
-    assign pw_410 = $unsigned($signed(pw_408) * $signed(w_409));
-    assign pw_417 = (pq_413 + pq_416);
-    assign pw_418 = {{32{pw_417[31]}}, pw_417[31:0]};
-    assign w_419 = 64'h0000000000000004;
-    assign pw_420 = $unsigned($signed(pw_418) * $signed(w_419));
-    assign pw_421 = (w_406 + pw_420);
-    assign pld_469 = in_ld_resp_data;
-    assign pv_470 = v8_cond;
-    assign pm_471 = ((1'h1 && pq_468) ? pld_469 : pv_470);
-    assign w_472 = 32'h00000000;
-    assign pm_473 = ((1'h1 && (!pq_468)) ? w_472 : pm_471);
-    assign pwa_521 = (pq_520 >> 64'h0000000000000002);
-    assign pv_522 = v13_lid_x;
-    assign pw_523 = pv_522[7:0];
-    assign w_524 = 8'h01;
-    assign pw_525 = (pw_523 + w_524);
-    assign pw_526 = {56'h00000000000000, pw_525[7:0]};
-    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_424)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_468)) && (!in_ld_resp_valid)));
-    assign w_527 = 64'h0000000000000000;
+    assign pv_397 = v12_lid_x;
+    assign pw_398 = pv_397[7:0];
+    assign w_399 = 8'h10;
+    assign pw_400 = (pw_398 < w_399);
+    assign w_401 = 32'h00000000;
+    assign w_402 = {32'h00000000, group_0};
+    assign pv_403 = v12_lid_x;
+    assign w_404 = 64'h0000000000000000;
+    assign w_405 = 64'h0000000000000010;
+    assign pw_406 = $unsigned($signed(w_402) * $signed(w_405));
+    assign pw_407 = (pw_406 | pv_403);
+    assign pw_408 = pw_407[31:0];
+    assign w_409 = 32'h00000001;
+    assign w_410 = {32'h00000000, group_1};
+    assign pv_411 = v13_lid_y;
+    assign w_412 = 64'h0000000000000000;
+    assign pw_413 = $unsigned($signed(w_410) * $signed(w_405));
+    assign pw_414 = (pw_413 | pv_411);
+    assign pw_415 = pw_414[31:0];
+    assign w_416 = 64'h0000000000000000;
+    assign pw_417 = pv_403[7:0];
+    assign w_418 = 8'h01;
+    assign pw_419 = (pw_417 + w_418);
+    assign w_420 = 8'h04;
+    assign pw_421 = $unsigned($signed(pw_419) * $signed(w_420));
+    assign pw_422 = {56'h00000000000000, pw_421[7:0]};
+    assign pw_423 = (w_416 + pw_422);
+    assign pw_424 = ((pw_415 ^ 32'h80000000) > (w_401 ^ 32'h80000000));
+    assign w_425 = {32'h00000000, in_base};
+    assign w_426 = 32'h00000001;
+    assign pw_427 = (pw_415 - w_426);
+    assign w_428 = arg_width;
+    assign pw_429 = $unsigned($signed(pw_427) * $signed(w_428));
+    assign pw_436 = (pq_432 + pq_435);
+    assign pw_437 = {{32{pw_436[31]}}, pw_436[31:0]};
+    assign w_438 = 64'h0000000000000004;
+    assign pw_439 = $unsigned($signed(pw_437) * $signed(w_438));
+    assign pw_440 = (w_425 + pw_439);
+    assign pld_488 = in_ld_resp_data;
+    assign pv_489 = v8_cond;
+    assign pm_490 = ((1'h1 && pq_487) ? pld_488 : pv_489);
+    assign w_491 = 32'h00000000;
+    assign pm_492 = ((1'h1 && (!pq_487)) ? w_491 : pm_490);
+    assign pwa_540 = (pq_539 >> 64'h0000000000000002);
+    assign pv_541 = v12_lid_x;
+    assign pw_542 = pv_541[7:0];
+    assign w_543 = 8'h01;
+    assign pw_544 = (pw_542 + w_543);
+    assign pw_545 = {56'h00000000000000, pw_544[7:0]};
+    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_443)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_487)) && (!in_ld_resp_valid)));
+    assign w_546 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_528 = v14_lid_y;
-    assign pw_529 = pv_528[7:0];
-    assign w_530 = 8'h10;
-    assign pw_531 = (pw_529 < w_530);
-    assign w_532 = 32'h00000000;
-    assign w_533 = {32'h00000000, group_0};
-    assign pv_534 = v13_lid_x;
-    assign w_535 = 64'h0000000000000000;
-    assign pw_536 = w_533[31:0];
-    assign w_537 = 32'h00000010;
-    assign pw_538 = $unsigned($signed(pw_536) * $signed(w_537));
-    assign pw_539 = pv_534[31:0];
-    assign pw_540 = (pw_538 + pw_539);
-    assign w_541 = 32'h00000001;
-    assign w_542 = {32'h00000000, group_1};
-    assign pv_543 = v14_lid_y;
-    assign w_544 = 64'h0000000000000000;
-    assign pw_545 = w_542[31:0];
-    assign pw_546 = $unsigned($signed(pw_545) * $signed(w_537));
-    assign pw_547 = pv_543[31:0];
-    assign pw_548 = (pw_546 + pw_547);
-    assign pw_549 = pv_543[7:0];
-    assign w_550 = 8'h01;
-    assign pw_551 = (pw_549 + w_550);
-    assign pw_552 = {24'h000000, pw_551[7:0]};
-    assign w_553 = 64'h0000000000000000;
-    assign w_554 = arg_width;
-    assign pw_555 = pw_552[15:0];
-    assign w_556 = 16'h0003;
-    assign pw_557 = (pw_555 << w_556);
-    assign w_558 = 16'h0006;
-    assign pw_559 = (pw_555 << w_558);
-    assign pw_560 = (pw_557 + pw_559);
-    assign pw_561 = {48'h000000000000, pw_560[15:0]};
-    assign pw_562 = (w_553 + pw_561);
-    assign w_563 = 64'h0000000000000044;
-    assign pw_564 = (pw_562 + w_563);
-    assign w_565 = 32'h00000001;
-    assign pw_566 = (w_554 - w_565);
-    assign pw_567 = ((pw_540 ^ 32'h80000000) < (pw_566 ^ 32'h80000000));
-    assign w_568 = {32'h00000000, in_base};
-    assign w_569 = arg_width;
-    assign pw_570 = $unsigned($signed(pw_548) * $signed(w_569));
-    assign pw_577 = (pq_573 + pq_576);
-    assign w_578 = 32'h00000001;
-    assign pw_579 = (pw_577 + w_578);
-    assign pw_580 = {{32{pw_579[31]}}, pw_579[31:0]};
-    assign w_581 = 64'h0000000000000004;
-    assign pw_582 = $unsigned($signed(pw_580) * $signed(w_581));
-    assign pw_583 = (w_568 + pw_582);
-    assign pld_631 = in_ld_resp_data;
-    assign pv_632 = v6_cond;
-    assign pm_633 = ((1'h1 && pq_630) ? pld_631 : pv_632);
-    assign w_634 = 32'h00000000;
-    assign pm_635 = ((1'h1 && (!pq_630)) ? w_634 : pm_633);
-    assign pwa_683 = (pq_682 >> 64'h0000000000000002);
-    assign pv_684 = v14_lid_y;
-    assign pw_685 = pv_684[7:0];
-    assign w_686 = 8'h01;
-    assign pw_687 = (pw_685 + w_686);
-    assign pw_688 = {56'h00000000000000, pw_687[7:0]};
-    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_586)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_630)) && (!in_ld_resp_valid)));
-    assign w_689 = 64'h0000000000000000;
-    assign w_690 = 64'h000000000000000f;
+    assign pv_547 = v13_lid_y;
+    assign pw_548 = pv_547[7:0];
+    assign w_549 = 8'h10;
+    assign pw_550 = (pw_548 < w_549);
+    assign w_551 = 32'h00000000;
+    assign w_552 = {32'h00000000, group_0};
+    assign pv_553 = v12_lid_x;
+    assign w_554 = 64'h0000000000000000;
+    assign w_555 = 64'h0000000000000010;
+    assign pw_556 = $unsigned($signed(w_552) * $signed(w_555));
+    assign pw_557 = (pw_556 | pv_553);
+    assign pw_558 = pw_557[31:0];
+    assign w_559 = 32'h00000001;
+    assign w_560 = {32'h00000000, group_1};
+    assign pv_561 = v13_lid_y;
+    assign w_562 = 64'h0000000000000000;
+    assign pw_563 = $unsigned($signed(w_560) * $signed(w_555));
+    assign pw_564 = (pw_563 | pv_561);
+    assign pw_565 = pw_564[31:0];
+    assign w_566 = 64'h0000000000000000;
+    assign w_567 = arg_width;
+    assign pw_568 = pv_561[15:0];
+    assign w_569 = 16'h0003;
+    assign pw_570 = (pw_568 << w_569);
+    assign w_571 = 16'h0006;
+    assign pw_572 = (pw_568 << w_571);
+    assign pw_573 = (pw_570 + pw_572);
+    assign pw_574 = {48'h000000000000, pw_573[15:0]};
+    assign pw_575 = (w_566 + pw_574);
+    assign w_576 = 64'h000000000000008c;
+    assign pw_577 = (pw_575 + w_576);
+    assign w_578 = 32'hffffffff;
+    assign pw_579 = (w_567 + w_578);
+    assign pw_580 = ((pw_558 ^ 32'h80000000) < (pw_579 ^ 32'h80000000));
+    assign w_581 = {32'h00000000, in_base};
+    assign w_582 = arg_width;
+    assign pw_583 = $unsigned($signed(pw_565) * $signed(w_582));
+    assign pw_590 = (pq_586 + pq_589);
+    assign w_591 = 32'h00000001;
+    assign pw_592 = (pw_590 + w_591);
+    assign pw_593 = {{32{pw_592[31]}}, pw_592[31:0]};
+    assign w_594 = 64'h0000000000000004;
+    assign pw_595 = $unsigned($signed(pw_593) * $signed(w_594));
+    assign pw_596 = (w_581 + pw_595);
+    assign pld_644 = in_ld_resp_data;
+    assign pv_645 = v6_cond;
+    assign pm_646 = ((1'h1 && pq_643) ? pld_644 : pv_645);
+    assign w_647 = 32'h00000000;
+    assign pm_648 = ((1'h1 && (!pq_643)) ? w_647 : pm_646);
+    assign pwa_696 = (pq_695 >> 64'h0000000000000002);
+    assign pv_697 = v13_lid_y;
+    assign pw_698 = pv_697[7:0];
+    assign w_699 = 8'h01;
+    assign pw_700 = (pw_698 + w_699);
+    assign pw_701 = {56'h00000000000000, pw_700[7:0]};
+    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_599)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_643)) && (!in_ld_resp_valid)));
+    assign w_702 = 64'h0000000000000000;
+    assign w_703 = 64'h000000000000000f;
     assign p1_en = (!p1_stall);
-    assign pv_691 = v14_lid_y;
-    assign pw_692 = pv_691[7:0];
-    assign w_693 = 8'h10;
-    assign pw_694 = (pw_692 < w_693);
-    assign w_695 = 32'h00000000;
-    assign w_696 = {32'h00000000, group_0};
-    assign pv_697 = v13_lid_x;
-    assign w_698 = 64'h0000000000000000;
-    assign pw_699 = w_696[31:0];
-    assign w_700 = 32'h00000010;
-    assign pw_701 = $unsigned($signed(pw_699) * $signed(w_700));
-    assign pw_702 = pv_697[31:0];
-    assign pw_703 = (pw_701 + pw_702);
-    assign w_704 = 32'h00000001;
-    assign w_705 = {32'h00000000, group_1};
-    assign pv_706 = v14_lid_y;
-    assign w_707 = 64'h0000000000000000;
-    assign pw_708 = w_705[31:0];
-    assign pw_709 = $unsigned($signed(pw_708) * $signed(w_700));
-    assign pw_710 = pv_706[31:0];
-    assign pw_711 = (pw_709 + pw_710);
-    assign pw_712 = pv_706[7:0];
-    assign w_713 = 8'h01;
-    assign pw_714 = (pw_712 + w_713);
-    assign pw_715 = {24'h000000, pw_714[7:0]};
-    assign w_716 = 64'h0000000000000000;
-    assign pw_717 = pw_715[15:0];
-    assign w_718 = 16'h0003;
-    assign pw_719 = (pw_717 << w_718);
-    assign w_720 = 16'h0006;
-    assign pw_721 = (pw_717 << w_720);
-    assign pw_722 = (pw_719 + pw_721);
-    assign pw_723 = {48'h000000000000, pw_722[15:0]};
-    assign pw_724 = (w_716 + pw_723);
-    assign w_725 = 32'h00000000;
-    assign pw_726 = ((pw_703 ^ 32'h80000000) > (w_725 ^ 32'h80000000));
-    assign w_727 = {32'h00000000, in_base};
-    assign w_728 = arg_width;
-    assign pw_729 = $unsigned($signed(pw_711) * $signed(w_728));
-    assign pw_736 = (pq_732 + pq_735);
-    assign w_737 = 32'h00000001;
-    assign pw_738 = (pw_736 - w_737);
-    assign pw_739 = {{32{pw_738[31]}}, pw_738[31:0]};
-    assign w_740 = 64'h0000000000000004;
-    assign pw_741 = $unsigned($signed(pw_739) * $signed(w_740));
-    assign pw_742 = (w_727 + pw_741);
-    assign pld_790 = in_ld_resp_data;
-    assign pv_791 = v4_cond;
-    assign pm_792 = ((1'h1 && pq_789) ? pld_790 : pv_791);
-    assign w_793 = 32'h00000000;
-    assign pm_794 = ((1'h1 && (!pq_789)) ? w_793 : pm_792);
-    assign pwa_842 = (pq_841 >> 64'h0000000000000002);
-    assign pv_843 = v14_lid_y;
-    assign pw_844 = pv_843[7:0];
-    assign w_845 = 8'h01;
-    assign pw_846 = (pw_844 + w_845);
-    assign pw_847 = {56'h00000000000000, pw_846[7:0]};
-    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_745)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_789)) && (!in_ld_resp_valid)));
-    assign w_848 = 64'h0000000000000000;
-    assign p0_en = (!p0_stall);
-    assign pv_849 = v14_lid_y;
-    assign pw_850 = pv_849[7:0];
-    assign w_851 = 8'h10;
-    assign pw_852 = (pw_850 < w_851);
-    assign w_853 = 32'h00000000;
-    assign w_854 = {32'h00000000, group_0};
-    assign pv_855 = v13_lid_x;
+    assign pv_704 = v13_lid_y;
+    assign pw_705 = pv_704[7:0];
+    assign w_706 = 8'h10;
+    assign pw_707 = (pw_705 < w_706);
+    assign w_708 = 32'h00000000;
+    assign w_709 = {32'h00000000, group_0};
+    assign pv_710 = v12_lid_x;
+    assign w_711 = 64'h0000000000000000;
+    assign w_712 = 64'h0000000000000010;
+    assign pw_713 = $unsigned($signed(w_709) * $signed(w_712));
+    assign pw_714 = (pw_713 | pv_710);
+    assign pw_715 = pw_714[31:0];
+    assign w_716 = 32'h00000001;
+    assign w_717 = {32'h00000000, group_1};
+    assign pv_718 = v13_lid_y;
+    assign w_719 = 64'h0000000000000000;
+    assign pw_720 = $unsigned($signed(w_717) * $signed(w_712));
+    assign pw_721 = (pw_720 | pv_718);
+    assign pw_722 = pw_721[31:0];
+    assign w_723 = 64'h0000000000000000;
+    assign pw_724 = pv_718[15:0];
+    assign w_725 = 16'h0003;
+    assign pw_726 = (pw_724 << w_725);
+    assign w_727 = 16'h0006;
+    assign pw_728 = (pw_724 << w_727);
+    assign pw_729 = (pw_726 + pw_728);
+    assign w_730 = 16'h0048;
+    assign pw_731 = (pw_729 + w_730);
+    assign pw_732 = {48'h000000000000, pw_731[15:0]};
+    assign pw_733 = (w_723 + pw_732);
+    assign pw_734 = ((pw_715 ^ 32'h80000000) > (w_708 ^ 32'h80000000));
+    assign w_735 = {32'h00000000, in_base};
+    assign w_736 = arg_width;
+    assign pw_737 = $unsigned($signed(pw_722) * $signed(w_736));
+    assign pw_744 = (pq_740 + pq_743);
+    assign w_745 = 32'h00000001;
+    assign pw_746 = (pw_744 - w_745);
+    assign pw_747 = {{32{pw_746[31]}}, pw_746[31:0]};
+    assign w_748 = 64'h0000000000000004;
+    assign pw_749 = $unsigned($signed(pw_747) * $signed(w_748));
+    assign pw_750 = (w_735 + pw_749);
+    assign pld_798 = in_ld_resp_data;
+    assign pv_799 = v4_cond;
+    assign pm_800 = ((1'h1 && pq_797) ? pld_798 : pv_799);
+    assign w_801 = 32'h00000000;
+    assign pm_802 = ((1'h1 && (!pq_797)) ? w_801 : pm_800);
+    assign pwa_850 = (pq_849 >> 64'h0000000000000002);
+    assign pv_851 = v13_lid_y;
+    assign pw_852 = pv_851[7:0];
+    assign w_853 = 8'h01;
+    assign pw_854 = (pw_852 + w_853);
+    assign pw_855 = {56'h00000000000000, pw_854[7:0]};
+    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_753)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_797)) && (!in_ld_resp_valid)));
     assign w_856 = 64'h0000000000000000;
-    assign pw_857 = w_854[31:0];
-    assign w_858 = 32'h00000010;
-    assign pw_859 = $unsigned($signed(pw_857) * $signed(w_858));
-    assign pw_860 = pv_855[31:0];
-    assign pw_861 = (pw_859 + pw_860);
-    assign w_862 = 32'h00000001;
-    assign w_863 = {32'h00000000, group_1};
-    assign pv_864 = v14_lid_y;
-    assign w_865 = 64'h0000000000000000;
-    assign pw_866 = w_863[31:0];
-    assign pw_867 = $unsigned($signed(pw_866) * $signed(w_858));
-    assign pw_868 = pv_864[31:0];
-    assign pw_869 = (pw_867 + pw_868);
-    assign pw_870 = pv_855[7:0];
-    assign w_871 = 8'h01;
-    assign pw_872 = (pw_870 + w_871);
-    assign pw_873 = {24'h000000, pw_872[7:0]};
-    assign pw_874 = pv_864[15:0];
-    assign w_875 = 16'h0001;
-    assign pw_876 = (pw_874 + w_875);
-    assign pw_877 = pw_876[7:0];
-    assign pw_878 = {24'h000000, pw_877[7:0]};
-    assign w_879 = 64'h0000000000000000;
-    assign w_880 = {32'h00000000, in_base};
-    assign w_881 = arg_width;
-    assign pw_882 = $unsigned($signed(pw_869) * $signed(w_881));
-    assign pw_889 = (pq_885 + pq_888);
-    assign pw_890 = {{32{pw_889[31]}}, pw_889[31:0]};
-    assign w_891 = 64'h0000000000000004;
-    assign pw_892 = $unsigned($signed(pw_890) * $signed(w_891));
-    assign pw_893 = (w_880 + pw_892);
-    assign pld_894 = in_ld_resp_data;
-    assign w_895 = 16'h0003;
-    assign pw_896 = (pw_876 << w_895);
-    assign w_897 = 16'h0006;
-    assign pw_898 = (pw_876 << w_897);
-    assign pw_899 = (pw_896 + pw_898);
+    assign p0_en = (!p0_stall);
+    assign pv_857 = v13_lid_y;
+    assign pw_858 = pv_857[7:0];
+    assign w_859 = 8'h10;
+    assign pw_860 = (pw_858 < w_859);
+    assign w_861 = 32'h00000000;
+    assign w_862 = {32'h00000000, group_0};
+    assign pv_863 = v12_lid_x;
+    assign w_864 = 64'h0000000000000000;
+    assign w_865 = 32'h00000001;
+    assign w_866 = {32'h00000000, group_1};
+    assign pv_867 = v13_lid_y;
+    assign w_868 = 64'h0000000000000000;
+    assign w_869 = 64'h0000000000000000;
+    assign w_870 = {32'h00000000, in_base};
+    assign w_871 = arg_width;
+    assign w_872 = 64'h0000000000000010;
+    assign pw_873 = $unsigned($signed(w_862) * $signed(w_872));
+    assign pw_874 = (pw_873 | pv_863);
+    assign pw_875 = pw_874[31:0];
+    assign pw_876 = $unsigned($signed(w_866) * $signed(w_872));
+    assign pw_877 = (pw_876 | pv_867);
+    assign pw_878 = pw_877[31:0];
+    assign pw_879 = $unsigned($signed(pw_878) * $signed(w_871));
+    assign pw_886 = (pq_882 + pq_885);
+    assign pw_887 = {{32{pw_886[31]}}, pw_886[31:0]};
+    assign w_888 = 64'h0000000000000004;
+    assign pw_889 = $unsigned($signed(pw_887) * $signed(w_888));
+    assign pw_890 = (w_870 + pw_889);
+    assign pld_891 = in_ld_resp_data;
+    assign pw_892 = pv_867[15:0];
+    assign w_893 = 16'h0003;
+    assign pw_894 = (pw_892 << w_893);
+    assign w_895 = 16'h0006;
+    assign pw_896 = (pw_892 << w_895);
+    assign pw_897 = (pw_894 + pw_896);
+    assign w_898 = 16'h0048;
+    assign pw_899 = (pw_897 + w_898);
     assign pw_900 = {48'h000000000000, pw_899[15:0]};
-    assign pw_901 = (w_879 + pw_900);
-    assign pw_902 = {56'h00000000000000, pw_872[7:0]};
-    assign pw_903 = $unsigned($signed(pw_902) * $signed(w_891));
-    assign pw_904 = (pw_901 + pw_903);
-    assign pwa_952 = (pq_951 >> 64'h0000000000000002);
-    assign pv_953 = v13_lid_x;
-    assign pw_954 = pv_953[7:0];
-    assign w_955 = 8'h01;
-    assign pw_956 = (pw_954 + w_955);
-    assign w_957 = 8'h10;
-    assign pw_958 = (pw_956 == w_957);
-    assign w_959 = 8'h00;
-    assign pw_960 = (pw_958 ? w_959 : pw_956);
-    assign pw_961 = {56'h00000000000000, pw_960[7:0]};
-    assign pv_962 = v14_lid_y;
-    assign pw_963 = pv_962[7:0];
-    assign pw_964 = (pw_963 + w_955);
-    assign pw_965 = (pw_958 ? pw_964 : pw_963);
-    assign pw_966 = {56'h00000000000000, pw_965[7:0]};
+    assign pw_901 = (w_869 + pw_900);
+    assign pw_902 = pv_863[7:0];
+    assign w_903 = 8'h04;
+    assign pw_904 = $unsigned($signed(pw_902) * $signed(w_903));
+    assign pw_905 = (pw_904 + w_903);
+    assign pw_906 = {56'h00000000000000, pw_905[7:0]};
+    assign pw_907 = (pw_901 + pw_906);
+    assign pwa_955 = (pq_954 >> 64'h0000000000000002);
+    assign pv_956 = v12_lid_x;
+    assign pw_957 = pv_956[7:0];
+    assign w_958 = 8'h01;
+    assign pw_959 = (pw_957 + w_958);
+    assign w_960 = 8'h10;
+    assign pw_961 = (pw_959 == w_960);
+    assign w_962 = 8'h00;
+    assign pw_963 = (pw_961 ? w_962 : pw_959);
+    assign pw_964 = {56'h00000000000000, pw_963[7:0]};
+    assign pv_965 = v13_lid_y;
+    assign pw_966 = pv_965[7:0];
+    assign pw_967 = (pw_966 + w_958);
+    assign pw_968 = (pw_961 ? pw_967 : pw_966);
+    assign pw_969 = {56'h00000000000000, pw_968[7:0]};
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_967 = 64'h0000000000000000;
+    assign w_970 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1709,91 +1683,101 @@ module stencil2d_datapath (
             if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v0_gx <= pw_13;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v1_gy <= pw_22;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v2_lx <= pw_26;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v3_ly <= pw_29;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_50 <= fov_49;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_51 <= pd_50;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_52 <= pd_51;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_53 <= pd_52;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_66 <= fov_65;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_67 <= pd_66;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_68 <= pd_67;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_69 <= pd_68;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_70 <= pd_69;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_71 <= pd_70;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_89 <= fov_88;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_90 <= pd_89;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_91 <= pd_90;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_92 <= pd_91;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_93 <= pd_92;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_94 <= pd_93;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_117 <= fov_116;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_118 <= pd_117;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_119 <= pd_118;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_120 <= pd_119;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_121 <= pd_120;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_122 <= pd_121;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_127 <= fov_126;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_128 <= pd_127;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_57 <= fov_56;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_58 <= pd_57;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_59 <= pd_58;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_60 <= pd_59;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_74 <= fov_73;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_75 <= pd_74;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_76 <= pd_75;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_77 <= pd_76;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_78 <= pd_77;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_79 <= pd_78;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_101 <= fov_100;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_102 <= pd_101;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_103 <= pd_102;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_104 <= pd_103;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_105 <= pd_104;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_106 <= pd_105;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_128 <= fov_127;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_129 <= pd_128;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_130 <= pd_129;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_153 <= fov_152;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_154 <= pd_153;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_155 <= pd_154;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_156 <= pd_155;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_157 <= pd_156;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_158 <= pd_157;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_x <= pw_208;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v14_lid_y <= pw_213;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_44 <= pw_43;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_75 <= pw_74;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_76 <= pw_42;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_78 <= pw_77;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_79 <= pq_78;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_80 <= pq_79;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_81 <= pq_80;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_82 <= pq_81;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_131 <= pd_130;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_132 <= pd_131;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_133 <= pd_132;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_138 <= fov_137;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_139 <= pd_138;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_140 <= pd_139;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_141 <= pd_140;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_146 <= fov_145;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_147 <= pd_146;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_148 <= pd_147;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_149 <= pd_148;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_150 <= pd_149;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_151 <= pd_150;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v12_lid_x <= pw_234;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_y <= pw_239;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pv_7;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= pw_24;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_34 <= pw_33;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_35 <= pq_34;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_36 <= pq_35;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_37 <= pq_36;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_38 <= pq_37;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_39 <= pq_38;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_40 <= pq_39;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_41 <= pq_40;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_42 <= pq_41;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_43 <= pq_42;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_44 <= pq_43;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_45 <= pq_44;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_46 <= pq_45;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_47 <= pq_46;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_48 <= pq_47;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_49 <= pq_48;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_50 <= pq_49;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_51 <= pq_50;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_82 <= pq_32;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_83 <= pq_82;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_98 <= pw_97;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_100 <= pw_99;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_101 <= pq_100;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_102 <= pq_101;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_103 <= pq_102;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_104 <= pq_103;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_105 <= pq_104;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_106 <= pq_105;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_107 <= pq_106;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_108 <= pq_107;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_109 <= pq_108;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_84 <= pq_83;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_85 <= pq_84;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_86 <= pq_85;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_87 <= pq_86;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_89 <= pw_31;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_90 <= pq_89;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_91 <= pq_90;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_92 <= pq_91;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_93 <= pq_92;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_94 <= pq_93;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_109 <= pq_87;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_110 <= pq_109;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_111 <= pq_110;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_132 <= pw_54;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_133 <= pq_132;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_134 <= pq_133;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_135 <= pq_134;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_136 <= pq_135;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_137 <= pq_136;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_138 <= pq_137;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_139 <= pq_138;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_140 <= pq_139;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_141 <= pq_140;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_142 <= pq_141;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_143 <= pq_142;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_144 <= pq_143;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_145 <= pq_144;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_146 <= pq_145;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_147 <= pq_146;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_148 <= pq_147;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_149 <= pq_148;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_163 <= pw_162;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_112 <= pq_111;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_113 <= pq_112;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_114 <= pq_113;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_116 <= pq_94;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_117 <= pq_116;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_118 <= pq_117;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_119 <= pq_118;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_120 <= pq_119;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_121 <= pq_120;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_157 <= pq_25;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_158 <= pq_157;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_159 <= pq_158;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_160 <= pq_159;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_161 <= pq_160;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_162 <= pq_161;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_163 <= pq_162;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_164 <= pq_163;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_165 <= pq_164;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_166 <= pw_13;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_166 <= pq_165;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_167 <= pq_166;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_168 <= pq_167;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_173 <= pw_172;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_169 <= pq_168;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_170 <= pq_169;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_171 <= pq_170;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_172 <= pq_171;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_173 <= pq_172;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_174 <= pq_173;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_175 <= pq_174;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_176 <= pq_175;  // stencil2d_local.cl:7:6
@@ -1806,10 +1790,7 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_183 <= pq_182;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_184 <= pq_183;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_185 <= pq_184;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_186 <= pq_185;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_187 <= pq_186;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_188 <= pq_187;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_189 <= pq_188;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_189 <= pv_11;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pq_189;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_191 <= pq_190;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_192 <= pq_191;  // stencil2d_local.cl:7:6
@@ -1820,54 +1801,49 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_197 <= pq_196;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_198 <= pq_197;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_199 <= pq_198;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_200 <= pq_199;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_201 <= pq_200;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_202 <= pq_201;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_203 <= pq_202;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_204 <= pq_203;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_205 <= pq_204;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_206 <= pq_205;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_207 <= pq_206;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_208 <= pq_207;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_209 <= pq_208;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_210 <= pq_209;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_211 <= pq_210;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_212 <= pq_211;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_213 <= pq_212;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_214 <= pq_213;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_215 <= pq_214;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_219 <= pw_218;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_220 <= pq_219;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_221 <= pq_220;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_drain <= ((p5_valid[0] && pw_4) ? 7'h4a : ((p5_drain == 7'h00) ? 7'h00 : (p5_drain - 7'h01)));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && ((((!p5_admit) && (!p5_valid[0])) && (p5_drain == 7'h00)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v13_lid_x <= w_214;
-            if ((state == 16'h0006)) v14_lid_y <= w_214;
+            if ((state == 16'h0006)) v12_lid_x <= w_240;
+            if ((state == 16'h0006)) v13_lid_y <= w_240;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && 1'h1)) p4_valid <= (p4_valid | 49'h0000000000001);  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) p4_admit <= 1'h1;  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_218;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_218) && p4_en))) v0_gx <= pw_227;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_218) && p4_en))) v1_gy <= pw_235;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_218) && p4_en))) v2_lx <= pw_239;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_218) && p4_en))) v11_tmp <= pw_246;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_318;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_218) && p4_en))) v13_lid_x <= pw_371;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_256 <= pw_255;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_257 <= pq_256;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_258 <= pq_257;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_259 <= pw_227;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_260 <= pq_259;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_261 <= pq_260;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_267 <= pw_250;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_268 <= pq_267;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_269 <= pq_268;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_270 <= pq_269;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_271 <= pq_270;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_272 <= pq_271;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_273 <= pq_272;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_274 <= pq_273;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_275 <= pq_274;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_276 <= pq_275;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_277 <= pq_276;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_278 <= pq_277;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_279 <= pq_278;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_244;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v0_gx <= pw_252;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v1_gy <= pw_259;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v11_tmp <= pw_270;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_341;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v12_lid_x <= pw_394;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_279 <= pw_278;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_280 <= pq_279;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_281 <= pq_280;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_282 <= pq_281;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_282 <= pw_252;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_283 <= pq_282;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_284 <= pq_283;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_285 <= pq_284;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_286 <= pq_285;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_287 <= pq_286;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_288 <= pq_287;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_289 <= pq_288;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_290 <= pq_289;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_290 <= pw_273;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_291 <= pq_290;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_292 <= pq_291;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_293 <= pq_292;  // stencil2d_local.cl:23:5
@@ -1891,7 +1867,12 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_311 <= pq_310;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_312 <= pq_311;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_313 <= pq_312;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_319 <= pw_246;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_314 <= pq_313;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_315 <= pq_314;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_316 <= pq_315;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_317 <= pq_316;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_318 <= pq_317;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_319 <= pq_318;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_320 <= pq_319;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_321 <= pq_320;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_322 <= pq_321;  // stencil2d_local.cl:23:5
@@ -1909,12 +1890,7 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_334 <= pq_333;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_335 <= pq_334;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_336 <= pq_335;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pq_336;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_338 <= pq_337;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_339 <= pq_338;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_340 <= pq_339;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_341 <= pq_340;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_342 <= pq_341;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_342 <= pw_270;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_343 <= pq_342;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pq_343;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pq_344;  // stencil2d_local.cl:23:5
@@ -1938,49 +1914,52 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_363 <= pq_362;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_364 <= pq_363;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_365 <= pq_364;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_218), (p4_admit && ((!(p4_valid[0] && (!pw_218))) || 1'h0))};  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_218) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_218))) || 1'h0));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_366 <= pq_365;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_367 <= pq_366;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_368 <= pq_367;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_369 <= pq_368;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_370 <= pq_369;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_371 <= pq_370;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_372 <= pq_371;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_373 <= pq_372;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_374 <= pq_373;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_375 <= pq_374;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_376 <= pq_375;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_377 <= pq_376;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_378 <= pq_377;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_379 <= pq_378;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_380 <= pq_379;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_381 <= pq_380;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_382 <= pq_381;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_383 <= pq_382;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_384 <= pq_383;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_385 <= pq_384;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_386 <= pq_385;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_387 <= pq_386;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_388 <= pq_387;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_244), (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0))};  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_244) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
-            if ((state == 16'h0009)) v13_lid_x <= w_372;
-            if ((state == 16'h0009)) v14_lid_y <= w_373;
+            if ((state == 16'h0009)) v12_lid_x <= w_395;
+            if ((state == 16'h0009)) v13_lid_y <= w_396;
             if ((state == 16'h0009)) state <= 16'h0007;
             if (((state == 16'h000a) && 1'h1)) p3_valid <= (p3_valid | 49'h0000000000001);  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_377;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_377) && p3_en))) v0_gx <= pw_386;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_377) && p3_en))) v1_gy <= pw_394;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_377) && p3_en))) v2_lx <= pw_398;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_377) && p3_en))) v9_tmp <= pw_403;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_473;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_377) && p3_en))) v13_lid_x <= pw_526;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_411 <= pw_410;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_412 <= pq_411;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_413 <= pq_412;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_414 <= pw_386;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_415 <= pq_414;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_416 <= pq_415;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_422 <= pw_405;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_423 <= pq_422;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_424 <= pq_423;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_425 <= pq_424;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_426 <= pq_425;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_427 <= pq_426;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_428 <= pq_427;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_429 <= pq_428;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_430 <= pq_429;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_400;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v0_gx <= pw_408;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v1_gy <= pw_415;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v9_tmp <= pw_423;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_492;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v12_lid_x <= pw_545;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_430 <= pw_429;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_431 <= pq_430;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_432 <= pq_431;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_433 <= pq_432;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_433 <= pw_408;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_434 <= pq_433;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_435 <= pq_434;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_436 <= pq_435;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_437 <= pq_436;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_438 <= pq_437;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_439 <= pq_438;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_440 <= pq_439;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_441 <= pq_440;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_441 <= pw_424;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_442 <= pq_441;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_443 <= pq_442;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_444 <= pq_443;  // stencil2d_local.cl:21:5
@@ -2008,7 +1987,12 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_466 <= pq_465;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_467 <= pq_466;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_468 <= pq_467;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_474 <= pw_403;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_469 <= pq_468;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_470 <= pq_469;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_471 <= pq_470;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_472 <= pq_471;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_473 <= pq_472;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_474 <= pq_473;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_475 <= pq_474;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_476 <= pq_475;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_477 <= pq_476;  // stencil2d_local.cl:21:5
@@ -2022,12 +2006,7 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_485 <= pq_484;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_486 <= pq_485;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_487 <= pq_486;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_488 <= pq_487;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_489 <= pq_488;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_490 <= pq_489;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_491 <= pq_490;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_492 <= pq_491;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_493 <= pq_492;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_493 <= pw_423;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_494 <= pq_493;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_495 <= pq_494;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_496 <= pq_495;  // stencil2d_local.cl:21:5
@@ -2055,43 +2034,48 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_518 <= pq_517;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_519 <= pq_518;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_520 <= pq_519;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_377), (p3_admit && ((!(p3_valid[0] && (!pw_377))) || 1'h0))};  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_377) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_377))) || 1'h0));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_521 <= pq_520;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_522 <= pq_521;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_523 <= pq_522;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_524 <= pq_523;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_525 <= pq_524;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_526 <= pq_525;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_527 <= pq_526;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_528 <= pq_527;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_529 <= pq_528;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_530 <= pq_529;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_531 <= pq_530;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_532 <= pq_531;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_533 <= pq_532;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_534 <= pq_533;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_535 <= pq_534;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_536 <= pq_535;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_537 <= pq_536;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_538 <= pq_537;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_539 <= pq_538;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_400), (p3_admit && ((!(p3_valid[0] && (!pw_400))) || 1'h0))};  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_400) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_400))) || 1'h0));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
-            if ((state == 16'h000c)) v13_lid_x <= w_527;
-            if ((state == 16'h000c)) v14_lid_y <= w_527;
+            if ((state == 16'h000c)) v12_lid_x <= w_546;
+            if ((state == 16'h000c)) v13_lid_y <= w_546;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) p2_admit <= 1'h1;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_531;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_531) && p2_en))) v0_gx <= pw_540;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_531) && p2_en))) v1_gy <= pw_548;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_531) && p2_en))) v3_ly <= pw_552;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_531) && p2_en))) v7_tmp <= pw_564;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_635;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_531) && p2_en))) v14_lid_y <= pw_688;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_571 <= pw_570;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_572 <= pq_571;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_573 <= pq_572;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_574 <= pw_540;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_575 <= pq_574;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_576 <= pq_575;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_584 <= pw_567;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_550;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v0_gx <= pw_558;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v1_gy <= pw_565;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v7_tmp <= pw_577;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_648;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v13_lid_y <= pw_701;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_584 <= pw_583;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_585 <= pq_584;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_586 <= pq_585;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_587 <= pq_586;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_587 <= pw_558;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_588 <= pq_587;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_589 <= pq_588;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_590 <= pq_589;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_591 <= pq_590;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_592 <= pq_591;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_593 <= pq_592;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_594 <= pq_593;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_595 <= pq_594;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_596 <= pq_595;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_597 <= pq_596;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_597 <= pw_580;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_598 <= pq_597;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_599 <= pq_598;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_600 <= pq_599;  // stencil2d_local.cl:19:5
@@ -2125,7 +2109,12 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_628 <= pq_627;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_629 <= pq_628;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_630 <= pq_629;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_636 <= pw_564;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_631 <= pq_630;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_632 <= pq_631;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_633 <= pq_632;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_634 <= pq_633;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_635 <= pq_634;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_636 <= pq_635;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_637 <= pq_636;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_638 <= pq_637;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_639 <= pq_638;  // stencil2d_local.cl:19:5
@@ -2133,12 +2122,7 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_641 <= pq_640;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_642 <= pq_641;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_643 <= pq_642;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_644 <= pq_643;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_645 <= pq_644;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_646 <= pq_645;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_647 <= pq_646;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_648 <= pq_647;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_649 <= pq_648;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_649 <= pw_577;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_650 <= pq_649;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_651 <= pq_650;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_652 <= pq_651;  // stencil2d_local.cl:19:5
@@ -2172,38 +2156,42 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_680 <= pq_679;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_681 <= pq_680;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_682 <= pq_681;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_531), (p2_admit && ((!(p2_valid[0] && (!pw_531))) || 1'h0))};  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_531) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_531))) || 1'h0));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_683 <= pq_682;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_684 <= pq_683;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_685 <= pq_684;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_686 <= pq_685;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_687 <= pq_686;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_688 <= pq_687;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_689 <= pq_688;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_690 <= pq_689;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_691 <= pq_690;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_692 <= pq_691;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_693 <= pq_692;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_694 <= pq_693;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_695 <= pq_694;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_550), (p2_admit && ((!(p2_valid[0] && (!pw_550))) || 1'h0))};  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_550) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_550))) || 1'h0));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && ((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
-            if ((state == 16'h000f)) v14_lid_y <= w_689;
-            if ((state == 16'h000f)) v13_lid_x <= w_690;
+            if ((state == 16'h000f)) v13_lid_y <= w_702;
+            if ((state == 16'h000f)) v12_lid_x <= w_703;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p1_valid <= (p1_valid | 49'h0000000000001);  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_694;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_694) && p1_en))) v0_gx <= pw_703;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_694) && p1_en))) v1_gy <= pw_711;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_694) && p1_en))) v3_ly <= pw_715;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_694) && p1_en))) v5_tmp <= pw_724;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_794;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_694) && p1_en))) v14_lid_y <= pw_847;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_730 <= pw_729;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_731 <= pq_730;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_732 <= pq_731;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_733 <= pw_703;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_734 <= pq_733;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_735 <= pq_734;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_743 <= pw_726;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_744 <= pq_743;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_745 <= pq_744;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_746 <= pq_745;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_747 <= pq_746;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_748 <= pq_747;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_749 <= pq_748;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_750 <= pq_749;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_751 <= pq_750;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_707;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v0_gx <= pw_715;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v1_gy <= pw_722;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v5_tmp <= pw_733;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_802;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v13_lid_y <= pw_855;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_738 <= pw_737;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_739 <= pq_738;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_740 <= pq_739;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_741 <= pw_715;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_742 <= pq_741;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_743 <= pq_742;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_751 <= pw_734;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_752 <= pq_751;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_753 <= pq_752;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_754 <= pq_753;  // stencil2d_local.cl:17:5
@@ -2242,15 +2230,15 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_787 <= pq_786;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_788 <= pq_787;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_789 <= pq_788;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_795 <= pw_724;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_790 <= pq_789;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_791 <= pq_790;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_792 <= pq_791;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_793 <= pq_792;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_794 <= pq_793;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_795 <= pq_794;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_796 <= pq_795;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_797 <= pq_796;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_798 <= pq_797;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_799 <= pq_798;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_800 <= pq_799;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_801 <= pq_800;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_802 <= pq_801;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_803 <= pq_802;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_803 <= pw_733;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_804 <= pq_803;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_805 <= pq_804;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_806 <= pq_805;  // stencil2d_local.cl:17:5
@@ -2289,33 +2277,34 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_839 <= pq_838;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_840 <= pq_839;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_841 <= pq_840;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_694), (p1_admit && ((!(p1_valid[0] && (!pw_694))) || 1'h0))};  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_694) ? 6'h30 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_694))) || 1'h0));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_842 <= pq_841;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_843 <= pq_842;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_844 <= pq_843;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_845 <= pq_844;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_846 <= pq_845;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_847 <= pq_846;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_848 <= pq_847;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_849 <= pq_848;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_707), (p1_admit && ((!(p1_valid[0] && (!pw_707))) || 1'h0))};  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_707) ? 6'h30 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_707))) || 1'h0));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && ((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 6'h00)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
-            if ((state == 16'h0012)) v14_lid_y <= w_848;
-            if ((state == 16'h0012)) v13_lid_x <= w_848;
+            if ((state == 16'h0012)) v13_lid_y <= w_856;
+            if ((state == 16'h0012)) v12_lid_x <= w_856;
             if ((state == 16'h0012)) state <= 16'h0010;
             if (((state == 16'h0013) && 1'h1)) p0_valid <= (p0_valid | 49'h0000000000001);  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_852;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_852) && p0_en))) v0_gx <= pw_861;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_852) && p0_en))) v1_gy <= pw_869;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_852) && p0_en))) v2_lx <= pw_873;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_852) && p0_en))) v3_ly <= pw_878;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_852) && p0_en))) v13_lid_x <= pw_961;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_852) && p0_en))) v14_lid_y <= pw_966;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_883 <= pw_882;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_860;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_860) && p0_en))) v12_lid_x <= pw_964;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_860) && p0_en))) v13_lid_y <= pw_969;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_880 <= pw_875;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_881 <= pq_880;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_882 <= pq_881;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_883 <= pw_879;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_884 <= pq_883;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_885 <= pq_884;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_886 <= pw_861;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_887 <= pq_886;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_888 <= pq_887;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_905 <= pw_904;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_906 <= pq_905;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_907 <= pq_906;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_908 <= pq_907;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_908 <= pw_907;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_909 <= pq_908;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_910 <= pq_909;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_911 <= pq_910;  // stencil2d_local.cl:7:6
@@ -2359,46 +2348,48 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_949 <= pq_948;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_950 <= pq_949;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_951 <= pq_950;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_852), (p0_admit && ((!(p0_valid[0] && (!pw_852))) || 1'h0))};  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_852) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_852))) || 1'h0));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_952 <= pq_951;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_953 <= pq_952;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_954 <= pq_953;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_860), (p0_admit && ((!(p0_valid[0] && (!pw_860))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_860) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_860))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && ((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 6'h00)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
-            if ((state == 16'h0015)) v13_lid_x <= w_967;
-            if ((state == 16'h0015)) v14_lid_y <= w_967;
+            if ((state == 16'h0015)) v12_lid_x <= w_970;
+            if ((state == 16'h0015)) v13_lid_y <= w_970;
             if ((state == 16'h0015)) state <= 16'h0013;
             if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_269)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_424)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_586)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_745)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
-    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_269)) ? pw_266[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_424)) ? pw_421[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_586)) ? pw_583[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_745)) ? pw_742[31:0] : (p0_valid[3] ? pw_893[31:0] : 32'h00000000)))));
-    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_313)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_468)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_630)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_789)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
+    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_292)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_443)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_599)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_753)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
+    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_292)) ? pw_289[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_443)) ? pw_440[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_599)) ? pw_596[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_753)) ? pw_750[31:0] : (p0_valid[3] ? pw_890[31:0] : 32'h00000000)))));
+    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_336)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_487)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_643)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_797)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
     assign in_ld_flush = (((((state == 16'h0007) || (state == 16'h000a)) || (state == 16'h000d)) || (state == 16'h0010)) || (state == 16'h0013));
     assign out_st_req_valid = ((p5_valid[30] && 1'h1) && p5_en);
-    assign out_st_req_addr = (p5_valid[30] ? pq_199[31:0] : 32'h00000000);
-    assign out_st_req_data = (p5_valid[30] ? pw_159 : 32'h00000000);
+    assign out_st_req_addr = (p5_valid[30] ? pw_225[31:0] : 32'h00000000);
+    assign out_st_req_data = (p5_valid[30] ? pw_152 : 32'h00000000);
     assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[47] && 1'h1) && p2_en)) || ((p1_valid[47] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
-    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_366[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_521[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_683[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_842[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_952[8:0] : 9'h000)))));
-    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_318 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_473 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_635 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_794 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_894 : 32'h00000000)))));
-    assign obj0_tile_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_45[8:0] : 9'h000);
+    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_389[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_540[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_696[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_850[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_955[8:0] : 9'h000)))));
+    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_341 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_492 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_648 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_802 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_891 : 32'h00000000)))));
+    assign obj0_tile_re = ((p5_valid[19] && 1'h1) && p5_en);
+    assign obj0_tile_raddr = (((p5_valid[19] && 1'h1) && p5_en) ? pwa_52[8:0] : 9'h000);
     assign obj0_tile_r1_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_58[8:0] : 9'h000);
+    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_65[8:0] : 9'h000);
     assign obj0_tile_r2_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_61[8:0] : 9'h000);
+    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_69[8:0] : 9'h000);
     assign obj0_tile_r3_re = ((p5_valid[7] && 1'h1) && p5_en);
-    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_84[8:0] : 9'h000);
+    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_96[8:0] : 9'h000);
     assign obj0_tile_r4_re = ((p5_valid[13] && 1'h1) && p5_en);
-    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_112[8:0] : 9'h000);
-    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_852))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_694))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_531))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_377))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_218))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
+    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_123[8:0] : 9'h000);
+    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_860))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_707))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_550))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_400))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_244))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], v12_v[31:0], v15_lid_linear[63:0], pv_1[63:8], p5_go, w_5[31:0], w_6[63:32], pv_7[63:32], w_8[63:0],
-        w_14[31:0], pv_16[63:32], w_17[63:0], pw_19[63:32], pwa_45[63:9], p5u0_fp_mul_valid, pwa_58[63:9], pwa_61[63:9], p5u1_fp_add_valid, pwa_84[63:9], p5u2_fp_add_valid, pwa_112[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_199[63:32],
-        pv_200[63:8], pv_209[63:8], pv_215[63:8], p4_go, w_219[31:0], w_220[63:32], pv_221[63:32], w_222[63:0], w_228[31:0], w_229[63:32], pv_230[63:32], w_231[63:0], pw_266[63:32], pwa_366[63:9], pv_367[63:8], pv_374[63:8],
-        p3_go, w_378[31:0], w_379[63:32], pv_380[63:32], w_381[63:0], w_387[31:0], w_388[63:32], pv_389[63:32], w_390[63:0], pw_421[63:32], pwa_521[63:9], pv_522[63:8], pv_528[63:8], p2_go, w_532[31:0], w_533[63:32],
-        pv_534[63:32], w_535[63:0], w_541[31:0], w_542[63:32], pv_543[63:32], w_544[63:0], pw_583[63:32], pwa_683[63:9], pv_684[63:8], pv_691[63:8], p1_go, w_695[31:0], w_696[63:32], pv_697[63:32], w_698[63:0], w_704[31:0],
-        w_705[63:32], pv_706[63:32], w_707[63:0], pw_742[63:32], pwa_842[63:9], pv_843[63:8], pv_849[63:8], p0_go, w_853[31:0], w_854[63:32], pv_855[63:32], w_856[63:0], w_862[31:0], w_863[63:32], pv_864[63:32], w_865[63:0],
-        pw_893[63:32], pwa_952[63:9], pv_953[63:8], pv_962[63:8]};
+    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], pv_1[63:8], p5_go, w_5[31:0], w_8[63:0], w_9[31:0], w_12[63:0], pwa_52[63:9], p5u0_fp_mul_valid,
+        pwa_65[63:9], pwa_69[63:9], p5u1_fp_add_valid, pwa_96[63:9], p5u2_fp_add_valid, pwa_123[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pw_186[63:32], pw_216[63:32], pw_225[63:32], pv_226[63:8], pv_235[63:8], pv_241[63:8], p4_go,
+        w_245[31:0], w_248[63:0], pw_251[63:32], w_253[31:0], w_256[63:0], pw_258[63:32], pw_289[63:32], pwa_389[63:9], pv_390[63:8], pv_397[63:8], p3_go, w_404[63:0], pw_407[63:32], w_409[31:0], w_412[63:0], pw_414[63:32],
+        pw_440[63:32], pwa_540[63:9], pv_541[63:8], pv_547[63:8], p2_go, w_551[31:0], w_554[63:0], pw_557[63:32], w_559[31:0], w_562[63:0], pw_564[63:32], pw_596[63:32], pwa_696[63:9], pv_697[63:8], pv_704[63:8], p1_go,
+        w_711[63:0], pw_714[63:32], w_716[31:0], w_719[63:0], pw_721[63:32], pw_750[63:32], pwa_850[63:9], pv_851[63:8], pv_857[63:8], p0_go, w_861[31:0], w_864[63:0], w_865[31:0], w_868[63:0], pw_874[63:32], pw_877[63:32],
+        pw_890[63:32], pwa_955[63:9], pv_956[63:8], pv_965[63:8]};
 endmodule
 `default_nettype wire
