@@ -537,6 +537,20 @@ pub fn analyze(k: &Kernel, launch: &Launch) -> Ranges {
                 next[v] = next[v].max(hi.min(top(v)));
             }
         }
+        // Late rounds only let bounds grow: some transfers are not monotone (a wider
+        // operand can give a narrower result), and two bounds that feed each other can
+        // then take turns at the top forever (a fuzzer's kernel did, seed 38). Joined,
+        // the widening ends it. The early rounds stay free: joined from the start,
+        // reduce_local's scratch address widens from 8 to 14 bits and its loop's II
+        // from 1 to 2.
+        if round >= 2 * WIDEN_AFTER {
+            for (n, v) in next.iter_mut().zip(&vars) {
+                *n = (*n).max(*v);
+            }
+            for (n, o) in next_objects.iter_mut().zip(&objects) {
+                *n = (*n).max(*o);
+            }
+        }
         round += 1;
         if round > WIDEN_AFTER {
             for v in 0..next.len() {
