@@ -56,11 +56,9 @@ impl Analysis<'_> {
         let blk = self.k.block(b);
         for &o in blk.order.iter().rev() {
             match blk.op(o).kind {
-                OpKind::WriteVar(v) => {
-                    if !live.remove(&v) {
-                        if let Some(d) = &mut self.dead {
-                            d.push((b, o));
-                        }
+                OpKind::WriteVar(v) if !live.remove(&v) => {
+                    if let Some(d) = &mut self.dead {
+                        d.push((b, o));
                     }
                 }
                 OpKind::ReadVar(v) => {
@@ -154,7 +152,7 @@ mod tests {
         let w = k.new_var("w", Ty::I(32), Span::default());
         let mut blocks = Vec::new();
         let mut writes = Vec::new();
-        let mut lp = |k: &mut Kernel, blocks: &mut Vec<Block>, read_v: bool| {
+        let lp = |k: &mut Kernel, blocks: &mut Vec<Block>, read_v: bool| {
             // cond block: reads `w` (the counter) and tests it.
             let mut c = Block::default();
             let r = add(&mut c, OpKind::ReadVar(w), Some(Ty::I(32)), &[]);
