@@ -40,6 +40,7 @@ pub mod lang;
 pub mod live;
 pub mod objects;
 pub mod ranges;
+pub mod readdress;
 pub mod reassociate;
 pub mod reciprocal;
 pub mod region;
@@ -120,6 +121,9 @@ pub struct OptReport {
     /// and dead ops removed (`dead.rs`).
     pub forwarded: usize,
     pub removed: usize,
+    /// Late accesses given their own copy of an earlier access's address
+    /// (`readdress.rs`).
+    pub readdressed: usize,
     /// Single-precision divisions by a constant made multiplies by its reciprocal
     /// (`reciprocal.rs`), and where they are.
     pub reciprocals: usize,
@@ -324,6 +328,8 @@ pub fn run_with(
             }
         }
     }
+    // Last: the e-graphs and CSE would share the copies again.
+    report.readdressed = kernel.blocks.iter_mut().map(readdress::block).sum();
     report.after = pricer.kernel(kernel);
     crate::ir::verify::verify_kernel(kernel).map_err(|e| {
         Diagnostic::error(
