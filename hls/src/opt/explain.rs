@@ -188,6 +188,15 @@ pub fn render(r: &super::OptReport, sm: &crate::diag::SourceMap) -> String {
         stops.join(", "),
         r.latency_weight
     );
+    if r.readdressed > 0 {
+        let _ = writeln!(
+            s,
+            "  {} access{} waiting for a load's data given {} own copy of a shared address (fewer bits ride the pipeline)",
+            r.readdressed,
+            if r.readdressed == 1 { "" } else { "es" },
+            if r.readdressed == 1 { "its" } else { "their" }
+        );
+    }
     for span in &r.reciprocal_spans {
         let at = crate::rtl::netlist::SrcLoc::of_span(sm, *span);
         let _ = writeln!(

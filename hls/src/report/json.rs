@@ -122,6 +122,8 @@ pub struct OptSummary {
     pub forwarded: usize,
     pub removed: usize,
     pub reciprocals: usize,
+    /// Late accesses given their own copy of an earlier access's address.
+    pub readdressed: usize,
     /// The datapath's ops priced by the board's operator library, before and after.
     pub before: crate::opt::cost::Price,
     pub after: crate::opt::cost::Price,
@@ -140,6 +142,7 @@ impl OptSummary {
             forwarded: r.forwarded,
             removed: r.removed,
             reciprocals: r.reciprocals,
+            readdressed: r.readdressed,
             before: r.before,
             after: r.after,
             stops: r.stops.clone(),

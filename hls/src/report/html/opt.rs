@@ -32,7 +32,7 @@ pub(super) fn section(p: &mut String, r: &OptReport, sm: &SourceMap) {
          library: logic {} → {}, registers {} → {}, DSP blocks {} → {}. A \
          cycle on a block's critical path was priced as {} logic units \
          (<code>--latency-weight</code>). Before the e-graphs, {} value{} forwarded and {} \
-         dead op{} removed{}.</p>",
+         dead op{} removed{}{}.</p>",
         r.replaced,
         r.regions,
         r.before.logic,
@@ -51,6 +51,17 @@ pub(super) fn section(p: &mut String, r: &OptReport, sm: &SourceMap) {
                 "; {} division{} by a constant made multiplies by the reciprocal",
                 r.reciprocals,
                 if r.reciprocals == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        },
+        if r.readdressed > 0 {
+            format!(
+                "; {} access{} waiting for a load's data given {} own copy of a shared \
+                 address, so that fewer bits ride the pipeline",
+                r.readdressed,
+                if r.readdressed == 1 { "" } else { "es" },
+                if r.readdressed == 1 { "its" } else { "their" }
             )
         } else {
             String::new()
