@@ -197,6 +197,15 @@ pub fn render(r: &super::OptReport, sm: &crate::diag::SourceMap) -> String {
             if r.readdressed == 1 { "its" } else { "their" }
         );
     }
+    if r.truncations > 0 {
+        let _ = writeln!(
+            s,
+            "  {} truncation{} pushed below the arithmetic only {} read (one narrow form for equal computations)",
+            r.truncations,
+            if r.truncations == 1 { "" } else { "s" },
+            if r.truncations == 1 { "it" } else { "they" }
+        );
+    }
     for span in &r.reciprocal_spans {
         let at = crate::rtl::netlist::SrcLoc::of_span(sm, *span);
         let _ = writeln!(

@@ -23,7 +23,9 @@
 //! Bit-width narrowing: the range analysis (`ranges.rs`, with the contents of kernel
 //! objects, `objects.rs`) bounds every integer op of the kernel, the e-class analysis
 //! carries the bounds, and the narrowing rules build an op whose values fit fewer bits
-//! at that width (`rules/narrow.rs`).
+//! at that width (`rules/narrow.rs`). After extraction, a truncation goes below the
+//! arithmetic only it reads (`truncate.rs`), so equal computations of different blocks
+//! are spelled alike and synthesis shares them.
 
 pub mod bounds;
 pub mod builtins;
@@ -46,6 +48,7 @@ pub mod reciprocal;
 pub mod region;
 pub mod rules;
 pub mod splice;
+pub mod truncate;
 
 #[cfg(test)]
 mod examples;
@@ -121,6 +124,8 @@ pub struct OptReport {
     /// and dead ops removed (`dead.rs`).
     pub forwarded: usize,
     pub removed: usize,
+    /// Truncations pushed below the arithmetic only they read (`truncate.rs`).
+    pub truncations: usize,
     /// Late accesses given their own copy of an earlier access's address
     /// (`readdress.rs`).
     pub readdressed: usize,
@@ -328,6 +333,25 @@ pub fn run_with(
             }
         }
     }
+    // One narrow form for each truncated computation, whichever form extraction kept.
+    let keep: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
+    let mut pushed = 0;
+    for i in 0..kernel.blocks.len() {
+        let bid = BlockId(i as u32);
+        let here: HashSet<OpId> = keep
+            .iter()
+            .filter(|(b, _)| *b == bid)
+            .map(|(_, o)| *o)
+            .collect();
+        let map = truncate::block(&mut kernel.blocks[i], &here);
+        pushed += map.len();
+        remap_conditions(kernel, bid, &map);
+    }
+    if pushed > 0 {
+        let cond_set: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
+        dead::kernel(kernel, &cond_set);
+    }
+    report.truncations = pushed;
     // Last: the e-graphs and CSE would share the copies again.
     report.readdressed = kernel.blocks.iter_mut().map(readdress::block).sum();
     report.after = pricer.kernel(kernel);

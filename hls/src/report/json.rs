@@ -122,6 +122,8 @@ pub struct OptSummary {
     pub forwarded: usize,
     pub removed: usize,
     pub reciprocals: usize,
+    /// Truncations pushed below the arithmetic only they read.
+    pub truncations: usize,
     /// Late accesses given their own copy of an earlier access's address.
     pub readdressed: usize,
     /// The datapath's ops priced by the board's operator library, before and after.
@@ -142,6 +144,7 @@ impl OptSummary {
             forwarded: r.forwarded,
             removed: r.removed,
             reciprocals: r.reciprocals,
+            truncations: r.truncations,
             readdressed: r.readdressed,
             before: r.before,
             after: r.after,

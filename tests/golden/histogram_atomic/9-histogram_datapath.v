@@ -306,10 +306,10 @@ module histogram_datapath (
     wire        prd_218;  // histogram_atomic.cl:6:6
     wire [31:0] w_219;  // histogram_atomic.cl:13:19
     wire [63:0] w_220;  // histogram_atomic.cl:13:19
-    wire [63:0] w_221;  // histogram_atomic.cl:13:19
-    wire [63:0] w_222;  // histogram_atomic.cl:13:19
-    wire [63:0] pw_223;  // histogram_atomic.cl:13:19
-    wire [63:0] pw_224;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_221;  // histogram_atomic.cl:13:19
+    wire [31:0] w_222;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_223;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_224;  // histogram_atomic.cl:13:19
     wire [31:0] pw_225;  // histogram_atomic.cl:13:19
     wire [31:0] w_226;  // histogram_atomic.cl:13:41
     wire        pw_227;  // histogram_atomic.cl:13:37
@@ -520,11 +520,11 @@ module histogram_datapath (
     assign prd_218 = obj2_wi__active_rdata[0];
     assign w_219 = 32'h00000000;
     assign w_220 = {32'h00000000, group_0};
-    assign w_221 = 64'h0000000000000000;
-    assign w_222 = 64'h0000000000000040;
-    assign pw_223 = $unsigned($signed(w_220) * $signed(w_222));
-    assign pw_224 = (pw_223 | pv_209);
-    assign pw_225 = pw_224[31:0];
+    assign pw_221 = w_220[31:0];
+    assign w_222 = 32'h00000040;
+    assign pw_223 = $unsigned($signed(pw_221) * $signed(w_222));
+    assign pw_224 = pv_209[31:0];
+    assign pw_225 = (pw_223 | pw_224);
     assign w_226 = arg_n;
     assign pw_227 = (pw_225 < w_226);
     assign pv_228 = v3_any_active;
@@ -826,6 +826,6 @@ module histogram_datapath (
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:8], pwa_56[63:6], pw_58[63:32], pw_106[63:32], pv_107[63:8], pv_115[63:8], pwa_124[63:6], pwa_128[63:6],
         pw_133[63:32], pld_156[7:6], w_157[7:0], pwa_163[63:6], pwa_169[63:6], w_170[31:0], w_171[63:32], pq_182[63:8], pwa_195[63:6], pwa_198[63:6], pv_204[63:8], p1_go, pwa_213[63:6], prd_214[31:0], pwa_217[63:6], prd_218,
-        w_219[31:0], w_221[63:0], pw_224[63:32], pwa_241[63:6], pwa_245[63:6], pv_251[63:8], p0_go, pv_255[63:8], pwa_263[63:6], pv_264[63:8]};
+        w_219[31:0], w_220[63:32], pwa_241[63:6], pwa_245[63:6], pv_251[63:8], p0_go, pv_255[63:8], pwa_263[63:6], pv_264[63:8]};
 endmodule
 `default_nettype wire

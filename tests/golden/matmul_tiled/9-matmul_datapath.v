@@ -133,306 +133,306 @@ module matmul_datapath (
     wire [31:0] prd_19;  // matmul_tiled.cl:7:6
     wire [31:0] w_20;  // matmul_tiled.cl:12:15
     wire [63:0] w_21;  // matmul_tiled.cl:12:15
-    wire [63:0] w_22;  // matmul_tiled.cl:12:15
-    wire [31:0] w_23;  // matmul_tiled.cl:13:15
-    wire [63:0] w_24;  // matmul_tiled.cl:13:15
-    wire [63:0] w_25;  // matmul_tiled.cl:13:15
-    wire [63:0] w_26;  // matmul_tiled.cl:27:5
-    wire [31:0] w_27;  // matmul_tiled.cl:27:13
-    wire [63:0] pw_28;  // matmul_tiled.cl:12:15
+    wire [31:0] w_22;  // matmul_tiled.cl:13:15
+    wire [63:0] w_23;  // matmul_tiled.cl:13:15
+    wire [63:0] w_24;  // matmul_tiled.cl:27:5
+    wire [31:0] w_25;  // matmul_tiled.cl:27:13
+    wire [31:0] pw_26;  // matmul_tiled.cl:12:15
+    wire [31:0] w_27;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_28;  // matmul_tiled.cl:12:15
     reg  [63:0] pq_29;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_30;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_30;  // matmul_tiled.cl:12:15
     wire [31:0] pw_31;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_32;  // matmul_tiled.cl:13:15
-    wire [63:0] pw_33;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_34;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_35;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_38;  // matmul_tiled.cl:27:7
-    wire [31:0] pw_39;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_40;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_41;  // matmul_tiled.cl:27:5
+    wire [31:0] pw_32;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_33;  // matmul_tiled.cl:13:15
+    wire [31:0] w_34;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_35;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_36;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_37;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_40;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_41;  // matmul_tiled.cl:27:7
     wire [63:0] pw_42;  // matmul_tiled.cl:27:5
-    wire [63:0] pv_43;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_44;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_45;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_43;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_44;  // matmul_tiled.cl:27:5
+    wire [63:0] pv_45;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_46;  // matmul_tiled.cl:7:6
     wire [7:0]  w_47;  // matmul_tiled.cl:7:6
-    wire        pw_48;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_48;  // matmul_tiled.cl:7:6
     wire [7:0]  w_49;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_50;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_51;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_52;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_53;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_54;  // matmul_tiled.cl:7:6
+    wire        pw_50;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_51;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_52;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_53;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_54;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_55;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_56;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_56;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_57;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_58;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_9;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_12;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_36;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_37;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_38;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_39;  // matmul_tiled.cl:27:7
     reg  [5:0]  p4_drain;
-    wire [63:0] w_57;  // matmul_tiled.cl:7:6
-    wire        w_58;  // matmul_tiled.cl:18:5
-    reg         q_59;  // matmul_tiled.cl:18:5
-    wire [31:0] w_60;  // matmul_tiled.cl:18:33
-    wire [31:0] w_61;  // matmul_tiled.cl:18:33
+    wire [63:0] w_59;  // matmul_tiled.cl:7:6
+    wire        w_60;  // matmul_tiled.cl:18:5
+    reg         q_61;  // matmul_tiled.cl:18:5
     wire [31:0] w_62;  // matmul_tiled.cl:18:33
-    wire [31:0] w_63;  // matmul_tiled.cl:18:25
-    wire [31:0] w_64;  // matmul_tiled.cl:18:25
+    wire [31:0] w_63;  // matmul_tiled.cl:18:33
+    wire [31:0] w_64;  // matmul_tiled.cl:18:33
     wire [31:0] w_65;  // matmul_tiled.cl:18:25
     wire [31:0] w_66;  // matmul_tiled.cl:18:25
     wire [31:0] w_67;  // matmul_tiled.cl:18:25
     wire [31:0] w_68;  // matmul_tiled.cl:18:25
     wire [31:0] w_69;  // matmul_tiled.cl:18:25
     wire [31:0] w_70;  // matmul_tiled.cl:18:25
-    wire        w_71;  // matmul_tiled.cl:18:21
+    wire [31:0] w_71;  // matmul_tiled.cl:18:25
+    wire [31:0] w_72;  // matmul_tiled.cl:18:25
+    wire        w_73;  // matmul_tiled.cl:18:21
     reg  [42:0] p3_valid;  // matmul_tiled.cl:7:6
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_72;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_73;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_74;  // matmul_tiled.cl:7:6
-    wire        pw_75;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_74;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_75;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_76;  // matmul_tiled.cl:7:6
+    wire        pw_77;  // matmul_tiled.cl:7:6
     reg         p3_go;
-    wire [63:0] pv_76;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_77;  // matmul_tiled.cl:7:6
-    wire [63:0] w_78;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_79;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_80;  // matmul_tiled.cl:7:6
-    wire [63:0] w_81;  // matmul_tiled.cl:7:6
-    wire [63:0] w_82;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_83;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_84;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_85;
-    wire [31:0] prd_86;  // matmul_tiled.cl:7:6
-    wire [63:0] w_87;  // matmul_tiled.cl:24:23
-    wire [63:0] w_88;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_89;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_90;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_91;
-    wire [31:0] prd_92;  // matmul_tiled.cl:24:23
-    wire [63:0] w_93;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_94;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_95;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_96;
-    wire [31:0] prd_97;  // matmul_tiled.cl:24:34
-    wire        go_98;
+    wire [63:0] pv_78;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_79;  // matmul_tiled.cl:7:6
+    wire [63:0] w_80;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_81;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_82;  // matmul_tiled.cl:7:6
+    wire [63:0] w_83;  // matmul_tiled.cl:7:6
+    wire [63:0] w_84;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_85;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_86;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_87;
+    wire [31:0] prd_88;  // matmul_tiled.cl:7:6
+    wire [63:0] w_89;  // matmul_tiled.cl:24:23
+    wire [63:0] w_90;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_91;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_92;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_93;
+    wire [31:0] prd_94;  // matmul_tiled.cl:24:23
+    wire [63:0] w_95;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_96;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_97;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_98;
+    wire [31:0] prd_99;  // matmul_tiled.cl:24:34
+    wire        go_100;
     wire        p3u0_fp_fma_valid;
     wire [31:0] p3u0_fp_fma_result;
-    wire [31:0] bi_99;
-    wire [31:0] bi_100;
     wire [31:0] bi_101;
     wire [31:0] bi_102;
-    wire [32:0] fov_103;
-    reg  [32:0] pd_104;
-    reg  [32:0] pd_105;
+    wire [31:0] bi_103;
+    wire [31:0] bi_104;
+    wire [32:0] fov_105;
     reg  [32:0] pd_106;
     reg  [32:0] pd_107;
     reg  [32:0] pd_108;
-    wire [31:0] pw_109;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_110;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_115;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_116;
-    wire [31:0] prd_117;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_118;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_119;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_124;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_125;
-    wire [31:0] prd_126;  // matmul_tiled.cl:24:34
-    wire        go_127;
+    reg  [32:0] pd_109;
+    reg  [32:0] pd_110;
+    wire [31:0] pw_111;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_112;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_117;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_118;
+    wire [31:0] prd_119;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_120;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_121;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_126;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_127;
+    wire [31:0] prd_128;  // matmul_tiled.cl:24:34
+    wire        go_129;
     wire        p3u1_fp_fma_valid;
     wire [31:0] p3u1_fp_fma_result;
-    wire [31:0] bi_128;
-    wire [31:0] bi_129;
     wire [31:0] bi_130;
     wire [31:0] bi_131;
-    wire [32:0] fov_132;
-    reg  [32:0] pd_133;
-    reg  [32:0] pd_134;
+    wire [31:0] bi_132;
+    wire [31:0] bi_133;
+    wire [32:0] fov_134;
     reg  [32:0] pd_135;
     reg  [32:0] pd_136;
     reg  [32:0] pd_137;
-    wire [31:0] pw_138;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_139;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_149;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_150;
-    wire [31:0] prd_151;  // matmul_tiled.cl:24:23
-    wire [63:0] w_152;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_153;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_154;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_164;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_165;
-    wire [31:0] prd_166;  // matmul_tiled.cl:24:34
-    wire        go_167;
+    reg  [32:0] pd_138;
+    reg  [32:0] pd_139;
+    wire [31:0] pw_140;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_141;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_151;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_152;
+    wire [31:0] prd_153;  // matmul_tiled.cl:24:23
+    wire [63:0] w_154;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_155;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_156;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_166;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_167;
+    wire [31:0] prd_168;  // matmul_tiled.cl:24:34
+    wire        go_169;
     wire        p3u2_fp_fma_valid;
     wire [31:0] p3u2_fp_fma_result;
-    wire [31:0] bi_168;
-    wire [31:0] bi_169;
     wire [31:0] bi_170;
     wire [31:0] bi_171;
-    wire [32:0] fov_172;
-    reg  [32:0] pd_173;
-    reg  [32:0] pd_174;
+    wire [31:0] bi_172;
+    wire [31:0] bi_173;
+    wire [32:0] fov_174;
     reg  [32:0] pd_175;
     reg  [32:0] pd_176;
     reg  [32:0] pd_177;
-    wire [31:0] pw_178;  // matmul_tiled.cl:24:19
-    wire [63:0] w_179;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_180;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_195;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_196;
-    wire [31:0] prd_197;  // matmul_tiled.cl:24:23
-    wire [63:0] w_198;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_199;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_200;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_215;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_216;
-    wire [31:0] prd_217;  // matmul_tiled.cl:24:34
-    wire        go_218;
+    reg  [32:0] pd_178;
+    reg  [32:0] pd_179;
+    wire [31:0] pw_180;  // matmul_tiled.cl:24:19
+    wire [63:0] w_181;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_182;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_197;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_198;
+    wire [31:0] prd_199;  // matmul_tiled.cl:24:23
+    wire [63:0] w_200;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_201;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_202;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_217;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_218;
+    wire [31:0] prd_219;  // matmul_tiled.cl:24:34
+    wire        go_220;
     wire        p3u3_fp_fma_valid;
     wire [31:0] p3u3_fp_fma_result;
-    wire [31:0] bi_219;
-    wire [31:0] bi_220;
     wire [31:0] bi_221;
     wire [31:0] bi_222;
-    wire [32:0] fov_223;
-    reg  [32:0] pd_224;
-    reg  [32:0] pd_225;
+    wire [31:0] bi_223;
+    wire [31:0] bi_224;
+    wire [32:0] fov_225;
     reg  [32:0] pd_226;
     reg  [32:0] pd_227;
     reg  [32:0] pd_228;
-    wire [31:0] pw_229;  // matmul_tiled.cl:24:19
-    wire [63:0] w_230;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_231;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_251;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_252;
-    wire [31:0] prd_253;  // matmul_tiled.cl:24:23
-    wire [63:0] w_254;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_255;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_256;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_276;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_277;
-    wire [31:0] prd_278;  // matmul_tiled.cl:24:34
-    wire        go_279;
+    reg  [32:0] pd_229;
+    reg  [32:0] pd_230;
+    wire [31:0] pw_231;  // matmul_tiled.cl:24:19
+    wire [63:0] w_232;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_233;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_253;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_254;
+    wire [31:0] prd_255;  // matmul_tiled.cl:24:23
+    wire [63:0] w_256;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_257;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_258;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_278;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_279;
+    wire [31:0] prd_280;  // matmul_tiled.cl:24:34
+    wire        go_281;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
-    wire [31:0] bi_280;
-    wire [31:0] bi_281;
     wire [31:0] bi_282;
     wire [31:0] bi_283;
-    wire [32:0] fov_284;
-    reg  [32:0] pd_285;
-    reg  [32:0] pd_286;
+    wire [31:0] bi_284;
+    wire [31:0] bi_285;
+    wire [32:0] fov_286;
     reg  [32:0] pd_287;
     reg  [32:0] pd_288;
     reg  [32:0] pd_289;
-    wire [31:0] pw_290;  // matmul_tiled.cl:24:19
-    wire [63:0] w_291;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_292;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_317;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_318;
-    wire [31:0] prd_319;  // matmul_tiled.cl:24:23
-    wire [63:0] w_320;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_321;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_322;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_347;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_348;
-    wire [31:0] prd_349;  // matmul_tiled.cl:24:34
-    wire        go_350;
+    reg  [32:0] pd_290;
+    reg  [32:0] pd_291;
+    wire [31:0] pw_292;  // matmul_tiled.cl:24:19
+    wire [63:0] w_293;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_294;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_319;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_320;
+    wire [31:0] prd_321;  // matmul_tiled.cl:24:23
+    wire [63:0] w_322;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_323;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_324;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_349;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_350;
+    wire [31:0] prd_351;  // matmul_tiled.cl:24:34
+    wire        go_352;
     wire        p3u5_fp_fma_valid;
     wire [31:0] p3u5_fp_fma_result;
-    wire [31:0] bi_351;
-    wire [31:0] bi_352;
     wire [31:0] bi_353;
     wire [31:0] bi_354;
-    wire [32:0] fov_355;
-    reg  [32:0] pd_356;
-    reg  [32:0] pd_357;
+    wire [31:0] bi_355;
+    wire [31:0] bi_356;
+    wire [32:0] fov_357;
     reg  [32:0] pd_358;
     reg  [32:0] pd_359;
     reg  [32:0] pd_360;
-    wire [31:0] pw_361;  // matmul_tiled.cl:24:19
-    wire [63:0] w_362;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_363;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_393;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_394;
-    wire [31:0] prd_395;  // matmul_tiled.cl:24:23
-    wire [63:0] w_396;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_397;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_398;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_428;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_429;
-    wire [31:0] prd_430;  // matmul_tiled.cl:24:34
-    wire        go_431;
+    reg  [32:0] pd_361;
+    reg  [32:0] pd_362;
+    wire [31:0] pw_363;  // matmul_tiled.cl:24:19
+    wire [63:0] w_364;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_365;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_395;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_396;
+    wire [31:0] prd_397;  // matmul_tiled.cl:24:23
+    wire [63:0] w_398;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_399;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_400;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_430;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_431;
+    wire [31:0] prd_432;  // matmul_tiled.cl:24:34
+    wire        go_433;
     wire        p3u6_fp_fma_valid;
     wire [31:0] p3u6_fp_fma_result;
-    wire [31:0] bi_432;
-    wire [31:0] bi_433;
     wire [31:0] bi_434;
     wire [31:0] bi_435;
-    wire [32:0] fov_436;
-    reg  [32:0] pd_437;
-    reg  [32:0] pd_438;
+    wire [31:0] bi_436;
+    wire [31:0] bi_437;
+    wire [32:0] fov_438;
     reg  [32:0] pd_439;
     reg  [32:0] pd_440;
     reg  [32:0] pd_441;
-    wire [31:0] pw_442;  // matmul_tiled.cl:24:19
-    wire [63:0] w_443;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_444;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_480;
-    wire [31:0] prd_481;  // matmul_tiled.cl:24:23
-    wire [63:0] w_482;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_483;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_484;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_519;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_520;
-    wire [31:0] prd_521;  // matmul_tiled.cl:24:34
-    wire        go_522;
+    reg  [32:0] pd_442;
+    reg  [32:0] pd_443;
+    wire [31:0] pw_444;  // matmul_tiled.cl:24:19
+    wire [63:0] w_445;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_446;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_481;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_482;
+    wire [31:0] prd_483;  // matmul_tiled.cl:24:23
+    wire [63:0] w_484;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_485;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_486;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_521;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_522;
+    wire [31:0] prd_523;  // matmul_tiled.cl:24:34
+    wire        go_524;
     wire        p3u7_fp_fma_valid;
     wire [31:0] p3u7_fp_fma_result;
-    wire [31:0] bi_523;
-    wire [31:0] bi_524;
     wire [31:0] bi_525;
     wire [31:0] bi_526;
-    wire [32:0] fov_527;
-    reg  [32:0] pd_528;
-    reg  [32:0] pd_529;
+    wire [31:0] bi_527;
+    wire [31:0] bi_528;
+    wire [32:0] fov_529;
     reg  [32:0] pd_530;
     reg  [32:0] pd_531;
     reg  [32:0] pd_532;
-    wire [31:0] pw_533;  // matmul_tiled.cl:24:19
-    wire [63:0] w_534;  // matmul_tiled.cl:7:6
-    wire [63:0] w_535;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_536;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_537;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_578;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_579;
-    wire [63:0] pv_580;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_581;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_582;  // matmul_tiled.cl:7:6
+    reg  [32:0] pd_533;
+    reg  [32:0] pd_534;
+    wire [31:0] pw_535;  // matmul_tiled.cl:24:19
+    wire [63:0] w_536;  // matmul_tiled.cl:7:6
+    wire [63:0] w_537;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_538;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_539;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_580;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_581;
+    wire [63:0] pv_582;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_583;  // matmul_tiled.cl:7:6
     wire [7:0]  w_584;  // matmul_tiled.cl:7:6
-    wire        pw_585;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_585;  // matmul_tiled.cl:7:6
     wire [7:0]  w_586;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_587;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_588;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_589;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_590;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_591;  // matmul_tiled.cl:7:6
+    wire        pw_587;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_588;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_589;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_590;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_591;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_592;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_593;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_111;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_112;  // matmul_tiled.cl:24:23
+    wire [7:0]  pw_593;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_594;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_595;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_113;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_114;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_120;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_121;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_115;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_116;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_122;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_123;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_140;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_141;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_124;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_125;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_142;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_143;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
@@ -440,8 +440,8 @@ module matmul_datapath (
     reg  [63:0] pq_146;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_147;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_148;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_155;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_156;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_149;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_150;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_157;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_158;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_159;  // matmul_tiled.cl:24:34
@@ -449,8 +449,8 @@ module matmul_datapath (
     reg  [63:0] pq_161;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_162;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_163;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_181;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_182;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_164;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_165;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_183;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_184;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_185;  // matmul_tiled.cl:24:23
@@ -463,8 +463,8 @@ module matmul_datapath (
     reg  [63:0] pq_192;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_193;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_194;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_201;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_202;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_195;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_196;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_203;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_204;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_205;  // matmul_tiled.cl:24:34
@@ -477,8 +477,8 @@ module matmul_datapath (
     reg  [63:0] pq_212;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_213;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_214;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_232;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_233;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_215;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_216;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_234;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_235;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_236;  // matmul_tiled.cl:24:23
@@ -496,8 +496,8 @@ module matmul_datapath (
     reg  [63:0] pq_248;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_249;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_250;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_257;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_258;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_251;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_252;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_261;  // matmul_tiled.cl:24:34
@@ -515,8 +515,8 @@ module matmul_datapath (
     reg  [63:0] pq_273;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_274;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_275;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_293;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_294;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_276;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_277;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_295;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_296;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_297;  // matmul_tiled.cl:24:23
@@ -539,8 +539,8 @@ module matmul_datapath (
     reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_316;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_323;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_324;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_317;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_318;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_326;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_327;  // matmul_tiled.cl:24:34
@@ -563,8 +563,8 @@ module matmul_datapath (
     reg  [63:0] pq_344;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_345;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_346;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_364;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_365;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_347;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_348;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_366;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_367;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_368;  // matmul_tiled.cl:24:23
@@ -592,8 +592,8 @@ module matmul_datapath (
     reg  [63:0] pq_390;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_391;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_392;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_399;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_400;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_393;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_394;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_401;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_402;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_403;  // matmul_tiled.cl:24:34
@@ -621,8 +621,8 @@ module matmul_datapath (
     reg  [63:0] pq_425;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_426;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_427;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_445;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_446;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_428;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_429;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_447;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_448;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_449;  // matmul_tiled.cl:24:23
@@ -655,8 +655,8 @@ module matmul_datapath (
     reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_477;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_485;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_486;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_480;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_487;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_488;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_489;  // matmul_tiled.cl:24:34
@@ -689,8 +689,8 @@ module matmul_datapath (
     reg  [63:0] pq_516;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_517;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_518;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_538;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_539;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_519;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_520;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_540;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_541;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_542;  // matmul_tiled.cl:7:6
@@ -729,25 +729,25 @@ module matmul_datapath (
     reg  [63:0] pq_575;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_576;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_577;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_578;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_579;  // matmul_tiled.cl:7:6
     reg  [5:0]  p3_drain;
-    wire [63:0] w_594;  // matmul_tiled.cl:7:6
+    wire [63:0] w_596;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_595;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_596;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_597;  // matmul_tiled.cl:7:6
-    wire        pw_598;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_597;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_598;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_599;  // matmul_tiled.cl:7:6
+    wire        pw_600;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_599;  // matmul_tiled.cl:12:15
-    wire [63:0] w_600;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_601;  // matmul_tiled.cl:12:15
+    wire [31:0] w_601;  // matmul_tiled.cl:12:15
     wire [63:0] w_602;  // matmul_tiled.cl:12:15
-    wire [31:0] w_603;  // matmul_tiled.cl:13:15
-    wire [63:0] w_604;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_605;  // matmul_tiled.cl:13:15
-    wire [63:0] w_606;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_603;  // matmul_tiled.cl:12:15
+    wire [31:0] w_604;  // matmul_tiled.cl:13:15
+    wire [63:0] w_605;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_606;  // matmul_tiled.cl:13:15
     wire [63:0] w_607;  // matmul_tiled.cl:19:9
     wire [63:0] w_608;  // matmul_tiled.cl:19:22
     wire [31:0] w_609;  // matmul_tiled.cl:19:30
@@ -1235,333 +1235,333 @@ module matmul_datapath (
     assign prd_19 = obj2_wi_acc_rdata[31:0];
     assign w_20 = 32'h00000000;
     assign w_21 = {32'h00000000, group_0};
-    assign w_22 = 64'h0000000000000000;
-    assign w_23 = 32'h00000001;
-    assign w_24 = {32'h00000000, group_1};
-    assign w_25 = 64'h0000000000000000;
-    assign w_26 = {32'h00000000, C_base};
-    assign w_27 = arg_n;
-    assign pw_28 = $unsigned($signed(w_21) * $signed(w_8));
-    assign pw_30 = (pw_28 | pq_29);
-    assign pw_31 = pw_30[31:0];
-    assign pw_32 = $unsigned($signed(w_24) * $signed(w_8));
-    assign pw_33 = (pv_6 | pw_32);
-    assign pw_34 = pw_33[31:0];
-    assign pw_35 = $unsigned($signed(pw_34) * $signed(w_27));
-    assign pw_39 = (pw_31 + pq_38);
-    assign pw_40 = {{32{pw_39[31]}}, pw_39[31:0]};
-    assign pw_41 = $unsigned($signed(pw_40) * $signed(w_15));
-    assign pw_42 = (w_26 + pw_41);
-    assign pv_43 = v3_lid_x;
-    assign pw_44 = pv_43[7:0];
-    assign w_45 = 8'h01;
-    assign pw_46 = (pw_44 + w_45);
-    assign w_47 = 8'h08;
-    assign pw_48 = (pw_46 == w_47);
-    assign w_49 = 8'h00;
-    assign pw_50 = (pw_48 ? w_49 : pw_46);
-    assign pw_51 = {56'h00000000000000, pw_50[7:0]};
-    assign pv_52 = v4_lid_y;
-    assign pw_53 = pv_52[7:0];
-    assign pw_54 = (pw_53 + w_45);
-    assign pw_55 = (pw_48 ? pw_54 : pw_53);
-    assign pw_56 = {56'h00000000000000, pw_55[7:0]};
+    assign w_22 = 32'h00000001;
+    assign w_23 = {32'h00000000, group_1};
+    assign w_24 = {32'h00000000, C_base};
+    assign w_25 = arg_n;
+    assign pw_26 = w_21[31:0];
+    assign w_27 = 32'h00000008;
+    assign pw_28 = $unsigned($signed(pw_26) * $signed(w_27));
+    assign pw_30 = pq_29[31:0];
+    assign pw_31 = (pw_28 | pw_30);
+    assign pw_32 = pv_6[31:0];
+    assign pw_33 = w_23[31:0];
+    assign w_34 = 32'h00000008;
+    assign pw_35 = $unsigned($signed(pw_33) * $signed(w_34));
+    assign pw_36 = (pw_32 | pw_35);
+    assign pw_37 = $unsigned($signed(pw_36) * $signed(w_25));
+    assign pw_41 = (pw_31 + pq_40);
+    assign pw_42 = {{32{pw_41[31]}}, pw_41[31:0]};
+    assign pw_43 = $unsigned($signed(pw_42) * $signed(w_15));
+    assign pw_44 = (w_24 + pw_43);
+    assign pv_45 = v3_lid_x;
+    assign pw_46 = pv_45[7:0];
+    assign w_47 = 8'h01;
+    assign pw_48 = (pw_46 + w_47);
+    assign w_49 = 8'h08;
+    assign pw_50 = (pw_48 == w_49);
+    assign w_51 = 8'h00;
+    assign pw_52 = (pw_50 ? w_51 : pw_48);
+    assign pw_53 = {56'h00000000000000, pw_52[7:0]};
+    assign pv_54 = v4_lid_y;
+    assign pw_55 = pv_54[7:0];
+    assign pw_56 = (pw_55 + w_47);
+    assign pw_57 = (pw_50 ? pw_56 : pw_55);
+    assign pw_58 = {56'h00000000000000, pw_57[7:0]};
     assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
-    assign w_57 = 64'h0000000000000000;
-    assign w_58 = v2_group_cond0;
-    assign w_60 = v1_t;
-    assign w_61 = 32'h00000001;
-    assign w_62 = (w_60 + w_61);
-    assign w_63 = arg_n;
-    assign w_64 = 32'h0000001f;
-    assign w_65 = (w_63[31] ? (~((~w_63) >> w_64)) : (w_63 >> w_64));
-    assign w_66 = 32'h0000001d;
-    assign w_67 = (w_65 >> w_66);
-    assign w_68 = (w_63 + w_67);
-    assign w_69 = 32'h00000003;
-    assign w_70 = (w_68[31] ? (~((~w_68) >> w_69)) : (w_68 >> w_69));
-    assign w_71 = ((w_62 ^ 32'h80000000) < (w_70 ^ 32'h80000000));
+    assign w_59 = 64'h0000000000000000;
+    assign w_60 = v2_group_cond0;
+    assign w_62 = v1_t;
+    assign w_63 = 32'h00000001;
+    assign w_64 = (w_62 + w_63);
+    assign w_65 = arg_n;
+    assign w_66 = 32'h0000001f;
+    assign w_67 = (w_65[31] ? (~((~w_65) >> w_66)) : (w_65 >> w_66));
+    assign w_68 = 32'h0000001d;
+    assign w_69 = (w_67 >> w_68);
+    assign w_70 = (w_65 + w_69);
+    assign w_71 = 32'h00000003;
+    assign w_72 = (w_70[31] ? (~((~w_70) >> w_71)) : (w_70 >> w_71));
+    assign w_73 = ((w_64 ^ 32'h80000000) < (w_72 ^ 32'h80000000));
     assign p3_en = (!p3_stall);
-    assign pv_72 = v4_lid_y;
-    assign pw_73 = pv_72[7:0];
-    assign w_74 = 8'h08;
-    assign pw_75 = (pw_73 < w_74);
-    assign pv_76 = v3_lid_x;
-    assign pv_77 = v4_lid_y;
-    assign w_78 = 64'h0000000000000008;
-    assign pw_79 = $unsigned($signed(pv_77) * $signed(w_78));
-    assign pw_80 = (pw_79 | pv_76);
-    assign w_81 = 64'h0000000000000000;
-    assign w_82 = 64'h0000000000000004;
-    assign pw_83 = $unsigned($signed(pw_80) * $signed(w_82));
-    assign pw_84 = (w_81 + pw_83);
-    assign pwa_85 = (pw_84 >> 64'h0000000000000002);
-    assign prd_86 = obj2_wi_acc_rdata[31:0];
-    assign w_87 = 64'h0000000000000000;
-    assign w_88 = 64'h0000000000000020;
-    assign pw_89 = $unsigned($signed(pv_77) * $signed(w_88));
-    assign pw_90 = (w_87 + pw_89);
-    assign pwa_91 = (pw_90 >> 64'h0000000000000002);
-    assign prd_92 = obj0_As_rdata[31:0];
-    assign w_93 = 64'h0000000000000000;
-    assign pw_94 = $unsigned($signed(pv_76) * $signed(w_82));
-    assign pw_95 = (w_93 + pw_94);
-    assign pwa_96 = (pw_95 >> 64'h0000000000000002);
-    assign prd_97 = obj1_Bs_rdata[31:0];
-    assign go_98 = 1'h1;
+    assign pv_74 = v4_lid_y;
+    assign pw_75 = pv_74[7:0];
+    assign w_76 = 8'h08;
+    assign pw_77 = (pw_75 < w_76);
+    assign pv_78 = v3_lid_x;
+    assign pv_79 = v4_lid_y;
+    assign w_80 = 64'h0000000000000008;
+    assign pw_81 = $unsigned($signed(pv_79) * $signed(w_80));
+    assign pw_82 = (pw_81 | pv_78);
+    assign w_83 = 64'h0000000000000000;
+    assign w_84 = 64'h0000000000000004;
+    assign pw_85 = $unsigned($signed(pw_82) * $signed(w_84));
+    assign pw_86 = (w_83 + pw_85);
+    assign pwa_87 = (pw_86 >> 64'h0000000000000002);
+    assign prd_88 = obj2_wi_acc_rdata[31:0];
+    assign w_89 = 64'h0000000000000000;
+    assign w_90 = 64'h0000000000000020;
+    assign pw_91 = $unsigned($signed(pv_79) * $signed(w_90));
+    assign pw_92 = (w_89 + pw_91);
+    assign pwa_93 = (pw_92 >> 64'h0000000000000002);
+    assign prd_94 = obj0_As_rdata[31:0];
+    assign w_95 = 64'h0000000000000000;
+    assign pw_96 = $unsigned($signed(pv_78) * $signed(w_84));
+    assign pw_97 = (w_95 + pw_96);
+    assign pwa_98 = (pw_97 >> 64'h0000000000000002);
+    assign prd_99 = obj1_Bs_rdata[31:0];
+    assign go_100 = 1'h1;
 
     ohls_fp_fma p3u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_98),
-        .a(prd_92),
-        .b(prd_97),
-        .c(prd_86),
+        .in_valid(go_100),
+        .a(prd_94),
+        .b(prd_99),
+        .c(prd_88),
         .out_valid(p3u0_fp_fma_valid),
         .result(p3u0_fp_fma_result)
     );
-    assign bi_99 = p3u0_fp_fma_result;
-    assign bi_100 = prd_92;
-    assign bi_101 = prd_97;
-    assign bi_102 = prd_86;
-    assign fov_103 = {((((((&bi_100[30:23]) && (!(bi_100[22:0] == 23'h000000))) || ((&bi_101[30:23]) && (!(bi_101[22:0] == 23'h000000)))) || ((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) && (bi_101[30:0] == 31'h00000000)) || ((bi_100[30:0] == 31'h00000000) && ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000))))) || ((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000)))) || (((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) || ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000))) && ((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000))) && ((bi_100[31] ^ bi_101[31]) != bi_102[31]))), (((&bi_100[30:23]) && (!(bi_100[22:0] == 23'h000000))) ? (bi_100 | 32'h00400000) : (((&bi_101[30:23]) && (!(bi_101[22:0] == 23'h000000))) ? (bi_101 | 32'h00400000) : (((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) && (bi_101[30:0] == 31'h00000000)) || ((bi_100[30:0] == 31'h00000000) && ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000))) ? (bi_102 | 32'h00400000) : ((((((&bi_100[30:23]) && (bi_100[22:0] == 23'h000000)) || ((&bi_101[30:23]) && (bi_101[22:0] == 23'h000000))) && ((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000))) && ((bi_100[31] ^ bi_101[31]) != bi_102[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_109 = (pd_108[32] ? pd_108[31:0] : bi_99);
-    assign pw_110 = (pw_90 + w_82);
-    assign pwa_116 = (pq_115 >> 64'h0000000000000002);
-    assign prd_117 = obj0_As_r1_rdata[31:0];
-    assign pw_118 = (w_93 + w_88);
-    assign pw_119 = (pw_118 + pw_94);
-    assign pwa_125 = (pq_124 >> 64'h0000000000000002);
-    assign prd_126 = obj1_Bs_r1_rdata[31:0];
-    assign go_127 = 1'h1;
+    assign bi_101 = p3u0_fp_fma_result;
+    assign bi_102 = prd_94;
+    assign bi_103 = prd_99;
+    assign bi_104 = prd_88;
+    assign fov_105 = {((((((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000))) || ((&bi_103[30:23]) && (!(bi_103[22:0] == 23'h000000)))) || ((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) && (bi_103[30:0] == 31'h00000000)) || ((bi_102[30:0] == 31'h00000000) && ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000))))) || ((&bi_104[30:23]) && (!(bi_104[22:0] == 23'h000000)))) || (((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) || ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000))) && ((&bi_104[30:23]) && (bi_104[22:0] == 23'h000000))) && ((bi_102[31] ^ bi_103[31]) != bi_104[31]))), (((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000))) ? (bi_102 | 32'h00400000) : (((&bi_103[30:23]) && (!(bi_103[22:0] == 23'h000000))) ? (bi_103 | 32'h00400000) : (((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) && (bi_103[30:0] == 31'h00000000)) || ((bi_102[30:0] == 31'h00000000) && ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_104[30:23]) && (!(bi_104[22:0] == 23'h000000))) ? (bi_104 | 32'h00400000) : ((((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) || ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000))) && ((&bi_104[30:23]) && (bi_104[22:0] == 23'h000000))) && ((bi_102[31] ^ bi_103[31]) != bi_104[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_111 = (pd_110[32] ? pd_110[31:0] : bi_101);
+    assign pw_112 = (pw_92 + w_84);
+    assign pwa_118 = (pq_117 >> 64'h0000000000000002);
+    assign prd_119 = obj0_As_r1_rdata[31:0];
+    assign pw_120 = (w_95 + w_90);
+    assign pw_121 = (pw_120 + pw_96);
+    assign pwa_127 = (pq_126 >> 64'h0000000000000002);
+    assign prd_128 = obj1_Bs_r1_rdata[31:0];
+    assign go_129 = 1'h1;
 
     ohls_fp_fma p3u1_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_127),
-        .a(prd_117),
-        .b(prd_126),
-        .c(pw_109),
+        .in_valid(go_129),
+        .a(prd_119),
+        .b(prd_128),
+        .c(pw_111),
         .out_valid(p3u1_fp_fma_valid),
         .result(p3u1_fp_fma_result)
     );
-    assign bi_128 = p3u1_fp_fma_result;
-    assign bi_129 = prd_117;
-    assign bi_130 = prd_126;
-    assign bi_131 = pw_109;
-    assign fov_132 = {((((((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) || ((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000)))) || ((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))))) || ((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000)))) || (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31]))), (((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) ? (bi_129 | 32'h00400000) : (((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000))) ? (bi_130 | 32'h00400000) : (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : ((((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_138 = (pd_137[32] ? pd_137[31:0] : bi_128);
-    assign pw_139 = (pw_90 + w_78);
-    assign pwa_150 = (pq_149 >> 64'h0000000000000002);
-    assign prd_151 = obj0_As_r2_rdata[31:0];
-    assign w_152 = 64'h0000000000000040;
-    assign pw_153 = (w_93 + w_152);
-    assign pw_154 = (pw_153 + pw_94);
-    assign pwa_165 = (pq_164 >> 64'h0000000000000002);
-    assign prd_166 = obj1_Bs_r2_rdata[31:0];
-    assign go_167 = 1'h1;
+    assign bi_130 = p3u1_fp_fma_result;
+    assign bi_131 = prd_119;
+    assign bi_132 = prd_128;
+    assign bi_133 = pw_111;
+    assign fov_134 = {((((((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) || ((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000)))) || ((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) && (bi_132[30:0] == 31'h00000000)) || ((bi_131[30:0] == 31'h00000000) && ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))))) || ((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000)))) || (((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) || ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((bi_131[31] ^ bi_132[31]) != bi_133[31]))), (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : (((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000))) ? (bi_132 | 32'h00400000) : (((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) && (bi_132[30:0] == 31'h00000000)) || ((bi_131[30:0] == 31'h00000000) && ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) ? (bi_133 | 32'h00400000) : ((((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) || ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((bi_131[31] ^ bi_132[31]) != bi_133[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_140 = (pd_139[32] ? pd_139[31:0] : bi_130);
+    assign pw_141 = (pw_92 + w_80);
+    assign pwa_152 = (pq_151 >> 64'h0000000000000002);
+    assign prd_153 = obj0_As_r2_rdata[31:0];
+    assign w_154 = 64'h0000000000000040;
+    assign pw_155 = (w_95 + w_154);
+    assign pw_156 = (pw_155 + pw_96);
+    assign pwa_167 = (pq_166 >> 64'h0000000000000002);
+    assign prd_168 = obj1_Bs_r2_rdata[31:0];
+    assign go_169 = 1'h1;
 
     ohls_fp_fma p3u2_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_167),
-        .a(prd_151),
-        .b(prd_166),
-        .c(pw_138),
+        .in_valid(go_169),
+        .a(prd_153),
+        .b(prd_168),
+        .c(pw_140),
         .out_valid(p3u2_fp_fma_valid),
         .result(p3u2_fp_fma_result)
     );
-    assign bi_168 = p3u2_fp_fma_result;
-    assign bi_169 = prd_151;
-    assign bi_170 = prd_166;
-    assign bi_171 = pw_138;
-    assign fov_172 = {((((((&bi_169[30:23]) && (!(bi_169[22:0] == 23'h000000))) || ((&bi_170[30:23]) && (!(bi_170[22:0] == 23'h000000)))) || ((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) && (bi_170[30:0] == 31'h00000000)) || ((bi_169[30:0] == 31'h00000000) && ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))))) || ((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000)))) || (((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) || ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))) && ((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000))) && ((bi_169[31] ^ bi_170[31]) != bi_171[31]))), (((&bi_169[30:23]) && (!(bi_169[22:0] == 23'h000000))) ? (bi_169 | 32'h00400000) : (((&bi_170[30:23]) && (!(bi_170[22:0] == 23'h000000))) ? (bi_170 | 32'h00400000) : (((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) && (bi_170[30:0] == 31'h00000000)) || ((bi_169[30:0] == 31'h00000000) && ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : ((((((&bi_169[30:23]) && (bi_169[22:0] == 23'h000000)) || ((&bi_170[30:23]) && (bi_170[22:0] == 23'h000000))) && ((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000))) && ((bi_169[31] ^ bi_170[31]) != bi_171[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_178 = (pd_177[32] ? pd_177[31:0] : bi_168);
-    assign w_179 = 64'h000000000000000c;
-    assign pw_180 = (pw_90 + w_179);
-    assign pwa_196 = (pq_195 >> 64'h0000000000000002);
-    assign prd_197 = obj0_As_r3_rdata[31:0];
-    assign w_198 = 64'h0000000000000060;
-    assign pw_199 = (w_93 + w_198);
-    assign pw_200 = (pw_199 + pw_94);
-    assign pwa_216 = (pq_215 >> 64'h0000000000000002);
-    assign prd_217 = obj1_Bs_r3_rdata[31:0];
-    assign go_218 = 1'h1;
+    assign bi_170 = p3u2_fp_fma_result;
+    assign bi_171 = prd_153;
+    assign bi_172 = prd_168;
+    assign bi_173 = pw_140;
+    assign fov_174 = {((((((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) || ((&bi_172[30:23]) && (!(bi_172[22:0] == 23'h000000)))) || ((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) && (bi_172[30:0] == 31'h00000000)) || ((bi_171[30:0] == 31'h00000000) && ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))))) || ((&bi_173[30:23]) && (!(bi_173[22:0] == 23'h000000)))) || (((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) || ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))) && ((&bi_173[30:23]) && (bi_173[22:0] == 23'h000000))) && ((bi_171[31] ^ bi_172[31]) != bi_173[31]))), (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : (((&bi_172[30:23]) && (!(bi_172[22:0] == 23'h000000))) ? (bi_172 | 32'h00400000) : (((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) && (bi_172[30:0] == 31'h00000000)) || ((bi_171[30:0] == 31'h00000000) && ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_173[30:23]) && (!(bi_173[22:0] == 23'h000000))) ? (bi_173 | 32'h00400000) : ((((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) || ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))) && ((&bi_173[30:23]) && (bi_173[22:0] == 23'h000000))) && ((bi_171[31] ^ bi_172[31]) != bi_173[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_180 = (pd_179[32] ? pd_179[31:0] : bi_170);
+    assign w_181 = 64'h000000000000000c;
+    assign pw_182 = (pw_92 + w_181);
+    assign pwa_198 = (pq_197 >> 64'h0000000000000002);
+    assign prd_199 = obj0_As_r3_rdata[31:0];
+    assign w_200 = 64'h0000000000000060;
+    assign pw_201 = (w_95 + w_200);
+    assign pw_202 = (pw_201 + pw_96);
+    assign pwa_218 = (pq_217 >> 64'h0000000000000002);
+    assign prd_219 = obj1_Bs_r3_rdata[31:0];
+    assign go_220 = 1'h1;
 
     ohls_fp_fma p3u3_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_218),
-        .a(prd_197),
-        .b(prd_217),
-        .c(pw_178),
+        .in_valid(go_220),
+        .a(prd_199),
+        .b(prd_219),
+        .c(pw_180),
         .out_valid(p3u3_fp_fma_valid),
         .result(p3u3_fp_fma_result)
     );
-    assign bi_219 = p3u3_fp_fma_result;
-    assign bi_220 = prd_197;
-    assign bi_221 = prd_217;
-    assign bi_222 = pw_178;
-    assign fov_223 = {((((((&bi_220[30:23]) && (!(bi_220[22:0] == 23'h000000))) || ((&bi_221[30:23]) && (!(bi_221[22:0] == 23'h000000)))) || ((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) && (bi_221[30:0] == 31'h00000000)) || ((bi_220[30:0] == 31'h00000000) && ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))))) || ((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000)))) || (((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) || ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))) && ((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000))) && ((bi_220[31] ^ bi_221[31]) != bi_222[31]))), (((&bi_220[30:23]) && (!(bi_220[22:0] == 23'h000000))) ? (bi_220 | 32'h00400000) : (((&bi_221[30:23]) && (!(bi_221[22:0] == 23'h000000))) ? (bi_221 | 32'h00400000) : (((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) && (bi_221[30:0] == 31'h00000000)) || ((bi_220[30:0] == 31'h00000000) && ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) ? (bi_222 | 32'h00400000) : ((((((&bi_220[30:23]) && (bi_220[22:0] == 23'h000000)) || ((&bi_221[30:23]) && (bi_221[22:0] == 23'h000000))) && ((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000))) && ((bi_220[31] ^ bi_221[31]) != bi_222[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_229 = (pd_228[32] ? pd_228[31:0] : bi_219);
-    assign w_230 = 64'h0000000000000010;
-    assign pw_231 = (pw_90 + w_230);
-    assign pwa_252 = (pq_251 >> 64'h0000000000000002);
-    assign prd_253 = obj0_As_r4_rdata[31:0];
-    assign w_254 = 64'h0000000000000080;
-    assign pw_255 = (w_93 + w_254);
-    assign pw_256 = (pw_255 + pw_94);
-    assign pwa_277 = (pq_276 >> 64'h0000000000000002);
-    assign prd_278 = obj1_Bs_r4_rdata[31:0];
-    assign go_279 = 1'h1;
+    assign bi_221 = p3u3_fp_fma_result;
+    assign bi_222 = prd_199;
+    assign bi_223 = prd_219;
+    assign bi_224 = pw_180;
+    assign fov_225 = {((((((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) || ((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000)))) || ((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) && (bi_223[30:0] == 31'h00000000)) || ((bi_222[30:0] == 31'h00000000) && ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))))) || ((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000)))) || (((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) || ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((bi_222[31] ^ bi_223[31]) != bi_224[31]))), (((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) ? (bi_222 | 32'h00400000) : (((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000))) ? (bi_223 | 32'h00400000) : (((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) && (bi_223[30:0] == 31'h00000000)) || ((bi_222[30:0] == 31'h00000000) && ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000))) ? (bi_224 | 32'h00400000) : ((((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) || ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((bi_222[31] ^ bi_223[31]) != bi_224[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_231 = (pd_230[32] ? pd_230[31:0] : bi_221);
+    assign w_232 = 64'h0000000000000010;
+    assign pw_233 = (pw_92 + w_232);
+    assign pwa_254 = (pq_253 >> 64'h0000000000000002);
+    assign prd_255 = obj0_As_r4_rdata[31:0];
+    assign w_256 = 64'h0000000000000080;
+    assign pw_257 = (w_95 + w_256);
+    assign pw_258 = (pw_257 + pw_96);
+    assign pwa_279 = (pq_278 >> 64'h0000000000000002);
+    assign prd_280 = obj1_Bs_r4_rdata[31:0];
+    assign go_281 = 1'h1;
 
     ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_279),
-        .a(prd_253),
-        .b(prd_278),
-        .c(pw_229),
+        .in_valid(go_281),
+        .a(prd_255),
+        .b(prd_280),
+        .c(pw_231),
         .out_valid(p3u4_fp_fma_valid),
         .result(p3u4_fp_fma_result)
     );
-    assign bi_280 = p3u4_fp_fma_result;
-    assign bi_281 = prd_253;
-    assign bi_282 = prd_278;
-    assign bi_283 = pw_229;
-    assign fov_284 = {((((((&bi_281[30:23]) && (!(bi_281[22:0] == 23'h000000))) || ((&bi_282[30:23]) && (!(bi_282[22:0] == 23'h000000)))) || ((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) && (bi_282[30:0] == 31'h00000000)) || ((bi_281[30:0] == 31'h00000000) && ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000))))) || ((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000)))) || (((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) || ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000))) && ((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000))) && ((bi_281[31] ^ bi_282[31]) != bi_283[31]))), (((&bi_281[30:23]) && (!(bi_281[22:0] == 23'h000000))) ? (bi_281 | 32'h00400000) : (((&bi_282[30:23]) && (!(bi_282[22:0] == 23'h000000))) ? (bi_282 | 32'h00400000) : (((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) && (bi_282[30:0] == 31'h00000000)) || ((bi_281[30:0] == 31'h00000000) && ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) ? (bi_283 | 32'h00400000) : ((((((&bi_281[30:23]) && (bi_281[22:0] == 23'h000000)) || ((&bi_282[30:23]) && (bi_282[22:0] == 23'h000000))) && ((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000))) && ((bi_281[31] ^ bi_282[31]) != bi_283[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_290 = (pd_289[32] ? pd_289[31:0] : bi_280);
-    assign w_291 = 64'h0000000000000014;
-    assign pw_292 = (pw_90 + w_291);
-    assign pwa_318 = (pq_317 >> 64'h0000000000000002);
-    assign prd_319 = obj0_As_r5_rdata[31:0];
-    assign w_320 = 64'h00000000000000a0;
-    assign pw_321 = (w_93 + w_320);
-    assign pw_322 = (pw_321 + pw_94);
-    assign pwa_348 = (pq_347 >> 64'h0000000000000002);
-    assign prd_349 = obj1_Bs_r5_rdata[31:0];
-    assign go_350 = 1'h1;
+    assign bi_282 = p3u4_fp_fma_result;
+    assign bi_283 = prd_255;
+    assign bi_284 = prd_280;
+    assign bi_285 = pw_231;
+    assign fov_286 = {((((((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) || ((&bi_284[30:23]) && (!(bi_284[22:0] == 23'h000000)))) || ((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) && (bi_284[30:0] == 31'h00000000)) || ((bi_283[30:0] == 31'h00000000) && ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))))) || ((&bi_285[30:23]) && (!(bi_285[22:0] == 23'h000000)))) || (((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) || ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))) && ((&bi_285[30:23]) && (bi_285[22:0] == 23'h000000))) && ((bi_283[31] ^ bi_284[31]) != bi_285[31]))), (((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) ? (bi_283 | 32'h00400000) : (((&bi_284[30:23]) && (!(bi_284[22:0] == 23'h000000))) ? (bi_284 | 32'h00400000) : (((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) && (bi_284[30:0] == 31'h00000000)) || ((bi_283[30:0] == 31'h00000000) && ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_285[30:23]) && (!(bi_285[22:0] == 23'h000000))) ? (bi_285 | 32'h00400000) : ((((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) || ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))) && ((&bi_285[30:23]) && (bi_285[22:0] == 23'h000000))) && ((bi_283[31] ^ bi_284[31]) != bi_285[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_292 = (pd_291[32] ? pd_291[31:0] : bi_282);
+    assign w_293 = 64'h0000000000000014;
+    assign pw_294 = (pw_92 + w_293);
+    assign pwa_320 = (pq_319 >> 64'h0000000000000002);
+    assign prd_321 = obj0_As_r5_rdata[31:0];
+    assign w_322 = 64'h00000000000000a0;
+    assign pw_323 = (w_95 + w_322);
+    assign pw_324 = (pw_323 + pw_96);
+    assign pwa_350 = (pq_349 >> 64'h0000000000000002);
+    assign prd_351 = obj1_Bs_r5_rdata[31:0];
+    assign go_352 = 1'h1;
 
     ohls_fp_fma p3u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_350),
-        .a(prd_319),
-        .b(prd_349),
-        .c(pw_290),
+        .in_valid(go_352),
+        .a(prd_321),
+        .b(prd_351),
+        .c(pw_292),
         .out_valid(p3u5_fp_fma_valid),
         .result(p3u5_fp_fma_result)
     );
-    assign bi_351 = p3u5_fp_fma_result;
-    assign bi_352 = prd_319;
-    assign bi_353 = prd_349;
-    assign bi_354 = pw_290;
-    assign fov_355 = {((((((&bi_352[30:23]) && (!(bi_352[22:0] == 23'h000000))) || ((&bi_353[30:23]) && (!(bi_353[22:0] == 23'h000000)))) || ((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) && (bi_353[30:0] == 31'h00000000)) || ((bi_352[30:0] == 31'h00000000) && ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000))))) || ((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000)))) || (((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) || ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000))) && ((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000))) && ((bi_352[31] ^ bi_353[31]) != bi_354[31]))), (((&bi_352[30:23]) && (!(bi_352[22:0] == 23'h000000))) ? (bi_352 | 32'h00400000) : (((&bi_353[30:23]) && (!(bi_353[22:0] == 23'h000000))) ? (bi_353 | 32'h00400000) : (((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) && (bi_353[30:0] == 31'h00000000)) || ((bi_352[30:0] == 31'h00000000) && ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) ? (bi_354 | 32'h00400000) : ((((((&bi_352[30:23]) && (bi_352[22:0] == 23'h000000)) || ((&bi_353[30:23]) && (bi_353[22:0] == 23'h000000))) && ((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000))) && ((bi_352[31] ^ bi_353[31]) != bi_354[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_361 = (pd_360[32] ? pd_360[31:0] : bi_351);
-    assign w_362 = 64'h0000000000000018;
-    assign pw_363 = (pw_90 + w_362);
-    assign pwa_394 = (pq_393 >> 64'h0000000000000002);
-    assign prd_395 = obj0_As_r6_rdata[31:0];
-    assign w_396 = 64'h00000000000000c0;
-    assign pw_397 = (w_93 + w_396);
-    assign pw_398 = (pw_397 + pw_94);
-    assign pwa_429 = (pq_428 >> 64'h0000000000000002);
-    assign prd_430 = obj1_Bs_r6_rdata[31:0];
-    assign go_431 = 1'h1;
+    assign bi_353 = p3u5_fp_fma_result;
+    assign bi_354 = prd_321;
+    assign bi_355 = prd_351;
+    assign bi_356 = pw_292;
+    assign fov_357 = {((((((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) || ((&bi_355[30:23]) && (!(bi_355[22:0] == 23'h000000)))) || ((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) && (bi_355[30:0] == 31'h00000000)) || ((bi_354[30:0] == 31'h00000000) && ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))))) || ((&bi_356[30:23]) && (!(bi_356[22:0] == 23'h000000)))) || (((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) || ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))) && ((&bi_356[30:23]) && (bi_356[22:0] == 23'h000000))) && ((bi_354[31] ^ bi_355[31]) != bi_356[31]))), (((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) ? (bi_354 | 32'h00400000) : (((&bi_355[30:23]) && (!(bi_355[22:0] == 23'h000000))) ? (bi_355 | 32'h00400000) : (((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) && (bi_355[30:0] == 31'h00000000)) || ((bi_354[30:0] == 31'h00000000) && ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_356[30:23]) && (!(bi_356[22:0] == 23'h000000))) ? (bi_356 | 32'h00400000) : ((((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) || ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))) && ((&bi_356[30:23]) && (bi_356[22:0] == 23'h000000))) && ((bi_354[31] ^ bi_355[31]) != bi_356[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_363 = (pd_362[32] ? pd_362[31:0] : bi_353);
+    assign w_364 = 64'h0000000000000018;
+    assign pw_365 = (pw_92 + w_364);
+    assign pwa_396 = (pq_395 >> 64'h0000000000000002);
+    assign prd_397 = obj0_As_r6_rdata[31:0];
+    assign w_398 = 64'h00000000000000c0;
+    assign pw_399 = (w_95 + w_398);
+    assign pw_400 = (pw_399 + pw_96);
+    assign pwa_431 = (pq_430 >> 64'h0000000000000002);
+    assign prd_432 = obj1_Bs_r6_rdata[31:0];
+    assign go_433 = 1'h1;
 
     ohls_fp_fma p3u6_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_431),
-        .a(prd_395),
-        .b(prd_430),
-        .c(pw_361),
+        .in_valid(go_433),
+        .a(prd_397),
+        .b(prd_432),
+        .c(pw_363),
         .out_valid(p3u6_fp_fma_valid),
         .result(p3u6_fp_fma_result)
     );
-    assign bi_432 = p3u6_fp_fma_result;
-    assign bi_433 = prd_395;
-    assign bi_434 = prd_430;
-    assign bi_435 = pw_361;
-    assign fov_436 = {((((((&bi_433[30:23]) && (!(bi_433[22:0] == 23'h000000))) || ((&bi_434[30:23]) && (!(bi_434[22:0] == 23'h000000)))) || ((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) && (bi_434[30:0] == 31'h00000000)) || ((bi_433[30:0] == 31'h00000000) && ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000))))) || ((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000)))) || (((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) || ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000))) && ((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000))) && ((bi_433[31] ^ bi_434[31]) != bi_435[31]))), (((&bi_433[30:23]) && (!(bi_433[22:0] == 23'h000000))) ? (bi_433 | 32'h00400000) : (((&bi_434[30:23]) && (!(bi_434[22:0] == 23'h000000))) ? (bi_434 | 32'h00400000) : (((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) && (bi_434[30:0] == 31'h00000000)) || ((bi_433[30:0] == 31'h00000000) && ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) ? (bi_435 | 32'h00400000) : ((((((&bi_433[30:23]) && (bi_433[22:0] == 23'h000000)) || ((&bi_434[30:23]) && (bi_434[22:0] == 23'h000000))) && ((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000))) && ((bi_433[31] ^ bi_434[31]) != bi_435[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_442 = (pd_441[32] ? pd_441[31:0] : bi_432);
-    assign w_443 = 64'h000000000000001c;
-    assign pw_444 = (pw_90 + w_443);
-    assign pwa_480 = (pq_479 >> 64'h0000000000000002);
-    assign prd_481 = obj0_As_r7_rdata[31:0];
-    assign w_482 = 64'h00000000000000e0;
-    assign pw_483 = (w_93 + w_482);
-    assign pw_484 = (pw_483 + pw_94);
-    assign pwa_520 = (pq_519 >> 64'h0000000000000002);
-    assign prd_521 = obj1_Bs_r7_rdata[31:0];
-    assign go_522 = 1'h1;
+    assign bi_434 = p3u6_fp_fma_result;
+    assign bi_435 = prd_397;
+    assign bi_436 = prd_432;
+    assign bi_437 = pw_363;
+    assign fov_438 = {((((((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) || ((&bi_436[30:23]) && (!(bi_436[22:0] == 23'h000000)))) || ((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) && (bi_436[30:0] == 31'h00000000)) || ((bi_435[30:0] == 31'h00000000) && ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))))) || ((&bi_437[30:23]) && (!(bi_437[22:0] == 23'h000000)))) || (((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) || ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))) && ((&bi_437[30:23]) && (bi_437[22:0] == 23'h000000))) && ((bi_435[31] ^ bi_436[31]) != bi_437[31]))), (((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) ? (bi_435 | 32'h00400000) : (((&bi_436[30:23]) && (!(bi_436[22:0] == 23'h000000))) ? (bi_436 | 32'h00400000) : (((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) && (bi_436[30:0] == 31'h00000000)) || ((bi_435[30:0] == 31'h00000000) && ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_437[30:23]) && (!(bi_437[22:0] == 23'h000000))) ? (bi_437 | 32'h00400000) : ((((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) || ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))) && ((&bi_437[30:23]) && (bi_437[22:0] == 23'h000000))) && ((bi_435[31] ^ bi_436[31]) != bi_437[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_444 = (pd_443[32] ? pd_443[31:0] : bi_434);
+    assign w_445 = 64'h000000000000001c;
+    assign pw_446 = (pw_92 + w_445);
+    assign pwa_482 = (pq_481 >> 64'h0000000000000002);
+    assign prd_483 = obj0_As_r7_rdata[31:0];
+    assign w_484 = 64'h00000000000000e0;
+    assign pw_485 = (w_95 + w_484);
+    assign pw_486 = (pw_485 + pw_96);
+    assign pwa_522 = (pq_521 >> 64'h0000000000000002);
+    assign prd_523 = obj1_Bs_r7_rdata[31:0];
+    assign go_524 = 1'h1;
 
     ohls_fp_fma p3u7_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_522),
-        .a(prd_481),
-        .b(prd_521),
-        .c(pw_442),
+        .in_valid(go_524),
+        .a(prd_483),
+        .b(prd_523),
+        .c(pw_444),
         .out_valid(p3u7_fp_fma_valid),
         .result(p3u7_fp_fma_result)
     );
-    assign bi_523 = p3u7_fp_fma_result;
-    assign bi_524 = prd_481;
-    assign bi_525 = prd_521;
-    assign bi_526 = pw_442;
-    assign fov_527 = {((((((&bi_524[30:23]) && (!(bi_524[22:0] == 23'h000000))) || ((&bi_525[30:23]) && (!(bi_525[22:0] == 23'h000000)))) || ((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) && (bi_525[30:0] == 31'h00000000)) || ((bi_524[30:0] == 31'h00000000) && ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000))))) || ((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000)))) || (((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) || ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000))) && ((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000))) && ((bi_524[31] ^ bi_525[31]) != bi_526[31]))), (((&bi_524[30:23]) && (!(bi_524[22:0] == 23'h000000))) ? (bi_524 | 32'h00400000) : (((&bi_525[30:23]) && (!(bi_525[22:0] == 23'h000000))) ? (bi_525 | 32'h00400000) : (((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) && (bi_525[30:0] == 31'h00000000)) || ((bi_524[30:0] == 31'h00000000) && ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) ? (bi_526 | 32'h00400000) : ((((((&bi_524[30:23]) && (bi_524[22:0] == 23'h000000)) || ((&bi_525[30:23]) && (bi_525[22:0] == 23'h000000))) && ((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000))) && ((bi_524[31] ^ bi_525[31]) != bi_526[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_533 = (pd_532[32] ? pd_532[31:0] : bi_523);
-    assign w_534 = 64'h0000000000000000;
-    assign w_535 = 64'h0000000000000004;
-    assign pw_536 = $unsigned($signed(pw_80) * $signed(w_535));
-    assign pw_537 = (w_534 + pw_536);
-    assign pwa_579 = (pq_578 >> 64'h0000000000000002);
-    assign pv_580 = v3_lid_x;
-    assign pw_581 = pv_580[7:0];
-    assign w_582 = 8'h01;
-    assign pw_583 = (pw_581 + w_582);
-    assign w_584 = 8'h08;
-    assign pw_585 = (pw_583 == w_584);
-    assign w_586 = 8'h00;
-    assign pw_587 = (pw_585 ? w_586 : pw_583);
-    assign pw_588 = {56'h00000000000000, pw_587[7:0]};
-    assign pv_589 = v4_lid_y;
-    assign pw_590 = pv_589[7:0];
-    assign pw_591 = (pw_590 + w_582);
-    assign pw_592 = (pw_585 ? pw_591 : pw_590);
-    assign pw_593 = {56'h00000000000000, pw_592[7:0]};
+    assign bi_525 = p3u7_fp_fma_result;
+    assign bi_526 = prd_483;
+    assign bi_527 = prd_523;
+    assign bi_528 = pw_444;
+    assign fov_529 = {((((((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) || ((&bi_527[30:23]) && (!(bi_527[22:0] == 23'h000000)))) || ((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) && (bi_527[30:0] == 31'h00000000)) || ((bi_526[30:0] == 31'h00000000) && ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))))) || ((&bi_528[30:23]) && (!(bi_528[22:0] == 23'h000000)))) || (((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) || ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))) && ((&bi_528[30:23]) && (bi_528[22:0] == 23'h000000))) && ((bi_526[31] ^ bi_527[31]) != bi_528[31]))), (((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) ? (bi_526 | 32'h00400000) : (((&bi_527[30:23]) && (!(bi_527[22:0] == 23'h000000))) ? (bi_527 | 32'h00400000) : (((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) && (bi_527[30:0] == 31'h00000000)) || ((bi_526[30:0] == 31'h00000000) && ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_528[30:23]) && (!(bi_528[22:0] == 23'h000000))) ? (bi_528 | 32'h00400000) : ((((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) || ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))) && ((&bi_528[30:23]) && (bi_528[22:0] == 23'h000000))) && ((bi_526[31] ^ bi_527[31]) != bi_528[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_535 = (pd_534[32] ? pd_534[31:0] : bi_525);
+    assign w_536 = 64'h0000000000000000;
+    assign w_537 = 64'h0000000000000004;
+    assign pw_538 = $unsigned($signed(pw_82) * $signed(w_537));
+    assign pw_539 = (w_536 + pw_538);
+    assign pwa_581 = (pq_580 >> 64'h0000000000000002);
+    assign pv_582 = v3_lid_x;
+    assign pw_583 = pv_582[7:0];
+    assign w_584 = 8'h01;
+    assign pw_585 = (pw_583 + w_584);
+    assign w_586 = 8'h08;
+    assign pw_587 = (pw_585 == w_586);
+    assign w_588 = 8'h00;
+    assign pw_589 = (pw_587 ? w_588 : pw_585);
+    assign pw_590 = {56'h00000000000000, pw_589[7:0]};
+    assign pv_591 = v4_lid_y;
+    assign pw_592 = pv_591[7:0];
+    assign pw_593 = (pw_592 + w_584);
+    assign pw_594 = (pw_587 ? pw_593 : pw_592);
+    assign pw_595 = {56'h00000000000000, pw_594[7:0]};
     assign p3_stall = 1'h0;
-    assign w_594 = 64'h0000000000000000;
+    assign w_596 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_595 = v4_lid_y;
-    assign pw_596 = pv_595[7:0];
-    assign w_597 = 8'h08;
-    assign pw_598 = (pw_596 < w_597);
-    assign w_599 = 32'h00000000;
-    assign w_600 = {32'h00000000, group_0};
-    assign pv_601 = v3_lid_x;
-    assign w_602 = 64'h0000000000000000;
-    assign w_603 = 32'h00000001;
-    assign w_604 = {32'h00000000, group_1};
-    assign pv_605 = v4_lid_y;
-    assign w_606 = 64'h0000000000000000;
+    assign pv_597 = v4_lid_y;
+    assign pw_598 = pv_597[7:0];
+    assign w_599 = 8'h08;
+    assign pw_600 = (pw_598 < w_599);
+    assign w_601 = 32'h00000000;
+    assign w_602 = {32'h00000000, group_0};
+    assign pv_603 = v3_lid_x;
+    assign w_604 = 32'h00000001;
+    assign w_605 = {32'h00000000, group_1};
+    assign pv_606 = v4_lid_y;
     assign w_607 = 64'h0000000000000000;
     assign w_608 = {32'h00000000, A_base};
     assign w_609 = arg_n;
     assign pv_610 = v1_t;
-    assign pw_611 = w_604[31:0];
+    assign pw_611 = w_605[31:0];
     assign w_612 = 32'h00000008;
     assign pw_613 = $unsigned($signed(pw_611) * $signed(w_612));
-    assign pw_614 = pv_605[31:0];
+    assign pw_614 = pv_606[31:0];
     assign pw_615 = (pw_613 | pw_614);
     assign pw_616 = $unsigned($signed(pw_615) * $signed(w_609));
     assign pw_617 = $unsigned($signed(pv_610) * $signed(w_612));
@@ -1581,7 +1581,7 @@ module matmul_datapath (
     assign pwa_731 = (pw_730 >> 64'h0000000000000002);
     assign w_732 = 64'h0000000000000000;
     assign w_733 = {32'h00000000, B_base};
-    assign pw_734 = w_600[31:0];
+    assign pw_734 = w_602[31:0];
     assign pw_735 = $unsigned($signed(pw_734) * $signed(w_612));
     assign pw_736 = (pw_735 | pw_621);
     assign pw_737 = (pw_617 | pw_614);
@@ -1705,92 +1705,90 @@ module matmul_datapath (
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v3_lid_x <= pw_51;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_y <= pw_56;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v3_lid_x <= pw_53;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_y <= pw_58;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_9 <= pv_6;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_10 <= pq_9;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_12 <= pv_5;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_13 <= pq_12;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_29 <= pq_13;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_36 <= pw_35;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_37 <= pq_36;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pq_37;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pw_37;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pq_38;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_4) ? 6'h2f : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v3_lid_x <= w_57;
-            if ((state == 16'h0006)) v4_lid_y <= w_57;
+            if ((state == 16'h0006)) v3_lid_x <= w_59;
+            if ((state == 16'h0006)) v4_lid_y <= w_59;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_59 ? 16'h0010 : 16'h0006);
-            if ((state == 16'h0009)) q_59 <= w_58;
+            if ((state == 16'h0008)) state <= (q_61 ? 16'h0010 : 16'h0006);
+            if ((state == 16'h0009)) q_61 <= w_60;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if ((state == 16'h000a)) v1_t <= w_62;
-            if ((state == 16'h000a)) v2_group_cond0 <= w_71;
+            if ((state == 16'h000a)) v1_t <= w_64;
+            if ((state == 16'h000a)) v2_group_cond0 <= w_73;
             if ((state == 16'h000a)) state <= 16'h0007;
             if (((state == 16'h000b) && 1'h1)) p3_valid <= (p3_valid | 43'h00000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000b) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000b) && 1'h1)) state <= 16'h000c;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_go <= pw_75;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_75) && p3_en))) v5_lid_linear <= pw_80;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_104 <= fov_103;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_105 <= pd_104;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_106 <= pd_105;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_go <= pw_77;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_77) && p3_en))) v5_lid_linear <= pw_82;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_106 <= fov_105;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_107 <= pd_106;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_108 <= pd_107;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_133 <= fov_132;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_134 <= pd_133;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_135 <= pd_134;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_109 <= pd_108;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_110 <= pd_109;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_135 <= fov_134;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_136 <= pd_135;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_137 <= pd_136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_173 <= fov_172;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_174 <= pd_173;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_175 <= pd_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_138 <= pd_137;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_139 <= pd_138;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_175 <= fov_174;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_176 <= pd_175;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_177 <= pd_176;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_224 <= fov_223;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_225 <= pd_224;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_226 <= pd_225;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_178 <= pd_177;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_179 <= pd_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_226 <= fov_225;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_227 <= pd_226;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_228 <= pd_227;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_285 <= fov_284;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_286 <= pd_285;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_287 <= pd_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_229 <= pd_228;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_230 <= pd_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_287 <= fov_286;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_356 <= fov_355;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_357 <= pd_356;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_358 <= pd_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_291 <= pd_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_358 <= fov_357;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_359 <= pd_358;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_360 <= pd_359;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_437 <= fov_436;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_438 <= pd_437;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_439 <= pd_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_361 <= pd_360;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_362 <= pd_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_439 <= fov_438;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_440 <= pd_439;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_441 <= pd_440;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_528 <= fov_527;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_529 <= pd_528;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_530 <= pd_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_442 <= pd_441;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_443 <= pd_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_530 <= fov_529;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_531 <= pd_530;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_532 <= pd_531;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && ((p3_valid[41] && 1'h1) && p3_en))) v0_acc <= pw_533;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_75) && p3_en))) v3_lid_x <= pw_588;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_75) && p3_en))) v4_lid_y <= pw_593;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_111 <= pw_110;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_112 <= pq_111;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_113 <= pq_112;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_533 <= pd_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_534 <= pd_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && ((p3_valid[41] && 1'h1) && p3_en))) v0_acc <= pw_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_77) && p3_en))) v3_lid_x <= pw_590;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_77) && p3_en))) v4_lid_y <= pw_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_113 <= pw_112;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_114 <= pq_113;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_115 <= pq_114;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_120 <= pw_119;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_121 <= pq_120;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_122 <= pq_121;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_116 <= pq_115;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_117 <= pq_116;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_122 <= pw_121;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_123 <= pq_122;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_124 <= pq_123;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_140 <= pw_139;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_141 <= pq_140;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_142 <= pq_141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_125 <= pq_124;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_126 <= pq_125;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_142 <= pw_141;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_143 <= pq_142;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
@@ -1798,9 +1796,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_148 <= pq_147;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_149 <= pq_148;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_155 <= pw_154;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_156 <= pq_155;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_150 <= pq_149;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_157 <= pw_156;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_160 <= pq_159;  // matmul_tiled.cl:7:6
@@ -1808,9 +1806,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_162 <= pq_161;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_163 <= pq_162;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_164 <= pq_163;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_181 <= pw_180;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_182 <= pq_181;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_183 <= pq_182;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_165 <= pq_164;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_166 <= pq_165;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_183 <= pw_182;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
@@ -1823,9 +1821,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_201 <= pw_200;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_202 <= pq_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_203 <= pq_202;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_203 <= pw_202;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_204 <= pq_203;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_205 <= pq_204;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_206 <= pq_205;  // matmul_tiled.cl:7:6
@@ -1838,9 +1836,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_214 <= pq_213;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_215 <= pq_214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_232 <= pw_231;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_233 <= pq_232;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_234 <= pq_233;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_216 <= pq_215;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_217 <= pq_216;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_234 <= pw_233;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_235 <= pq_234;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
@@ -1858,9 +1856,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_250 <= pq_249;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_257 <= pw_256;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_258 <= pq_257;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_259 <= pq_258;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_253 <= pq_252;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_259 <= pw_258;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
@@ -1878,9 +1876,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_274 <= pq_273;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_275 <= pq_274;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_293 <= pw_292;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_295 <= pw_294;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
@@ -1903,9 +1901,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_323 <= pw_322;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_318 <= pq_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_319 <= pq_318;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_325 <= pw_324;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
@@ -1928,9 +1926,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_364 <= pw_363;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_366 <= pw_365;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
@@ -1958,9 +1956,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_399 <= pw_398;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_401 <= pw_400;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
@@ -1988,9 +1986,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_428 <= pq_427;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_445 <= pw_444;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_447 <= pw_446;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
@@ -2023,9 +2021,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_485 <= pw_484;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_487 <= pw_486;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
@@ -2058,9 +2056,9 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_538 <= pw_537;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_540 <= pw_539;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
@@ -2099,20 +2097,22 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_75), (p3_admit && ((!(p3_valid[0] && (!pw_75))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_75) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_75))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_77), (p3_admit && ((!(p3_valid[0] && (!pw_77))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_77) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_77))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)))) state <= 16'h000a;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000d)) v3_lid_x <= w_594;
-            if ((state == 16'h000d)) v4_lid_y <= w_594;
+            if ((state == 16'h000d)) v3_lid_x <= w_596;
+            if ((state == 16'h000d)) v4_lid_y <= w_596;
             if ((state == 16'h000d)) state <= 16'h000b;
             if (((state == 16'h000e) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000e) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000e) && 1'h1)) state <= 16'h000f;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_go <= pw_598;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_598) && p2_en))) v3_lid_x <= pw_758;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_598) && p2_en))) v4_lid_y <= pw_763;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_618 <= pv_601;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_go <= pw_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_600) && p2_en))) v3_lid_x <= pw_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_600) && p2_en))) v4_lid_y <= pw_763;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_618 <= pv_603;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_622 <= pw_617;  // matmul_tiled.cl:7:6
@@ -2121,7 +2121,7 @@ module matmul_datapath (
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_626 <= pw_616;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_636 <= pv_605;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_636 <= pv_606;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
@@ -2215,9 +2215,9 @@ module matmul_datapath (
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_739 <= pw_738;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_598), (p2_admit && ((!(p2_valid[0] && (!pw_598))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_598) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_598))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_600), (p2_admit && ((!(p2_valid[0] && (!pw_600))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_600) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_600))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && A_ld_idle) && B_ld_idle))) state <= 16'h000d;  // matmul_tiled.cl:7:6
             if ((state == 16'h0010)) v3_lid_x <= w_764;
             if ((state == 16'h0010)) v4_lid_y <= w_764;
@@ -2253,58 +2253,57 @@ module matmul_datapath (
     assign B_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign B_ld_flush = (state == 16'h000e);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
-    assign C_st_req_addr = (p4_valid[3] ? pw_42[31:0] : 32'h00000000);
+    assign C_st_req_addr = (p4_valid[3] ? pw_44[31:0] : 32'h00000000);
     assign C_st_req_data = (p4_valid[3] ? prd_19 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
     assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_731[5:0] : 6'h00);
     assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_634 : 32'h00000000);
-    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_75) && p3_en);
-    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_75) && p3_en) ? pwa_91[5:0] : 6'h00);
+    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_77) && p3_en);
+    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_77) && p3_en) ? pwa_93[5:0] : 6'h00);
     assign obj0_As_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_116[5:0] : 6'h00);
+    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_118[5:0] : 6'h00);
     assign obj0_As_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_150[5:0] : 6'h00);
+    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_152[5:0] : 6'h00);
     assign obj0_As_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_196[5:0] : 6'h00);
+    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_198[5:0] : 6'h00);
     assign obj0_As_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_252[5:0] : 6'h00);
+    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_254[5:0] : 6'h00);
     assign obj0_As_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_318[5:0] : 6'h00);
+    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_320[5:0] : 6'h00);
     assign obj0_As_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_394[5:0] : 6'h00);
+    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_396[5:0] : 6'h00);
     assign obj0_As_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_480[5:0] : 6'h00);
+    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_482[5:0] : 6'h00);
     assign obj1_Bs_we = ((p2_valid[47] && 1'h1) && p2_en);
     assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_749[5:0] : 6'h00);
     assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_746 : 32'h00000000);
-    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_75) && p3_en);
-    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_75) && p3_en) ? pwa_96[5:0] : 6'h00);
+    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_77) && p3_en);
+    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_77) && p3_en) ? pwa_98[5:0] : 6'h00);
     assign obj1_Bs_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_125[5:0] : 6'h00);
+    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_127[5:0] : 6'h00);
     assign obj1_Bs_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_165[5:0] : 6'h00);
+    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_167[5:0] : 6'h00);
     assign obj1_Bs_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_216[5:0] : 6'h00);
+    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_218[5:0] : 6'h00);
     assign obj1_Bs_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_277[5:0] : 6'h00);
+    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_279[5:0] : 6'h00);
     assign obj1_Bs_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_348[5:0] : 6'h00);
+    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_350[5:0] : 6'h00);
     assign obj1_Bs_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_429[5:0] : 6'h00);
+    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_431[5:0] : 6'h00);
     assign obj1_Bs_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_520[5:0] : 6'h00);
+    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_522[5:0] : 6'h00);
     assign obj2_wi_acc_we = (((p3_valid[41] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_579[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_796[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_533 : (((p0_valid[1] && 1'h1) && p0_en) ? w_780 : 32'h00000000));
-    assign obj2_wi_acc_re = ((((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_75) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_768) && p0_en));
-    assign obj2_wi_acc_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_18[5:0] : ((((p3_valid[0] && 1'h1) && pw_75) && p3_en) ? pwa_85[5:0] : ((((p0_valid[0] && 1'h1) && pw_768) && p0_en) ? pwa_778[5:0] : 6'h00)));
-    assign probes = {((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_768))), ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0012) && (p0_admit && p0_stall)), ((state == 16'h0012) && p0_stall), ((state == 16'h0012) && p0_admit), (state == 16'h0012), ((state == 16'h000f) && ((1'h1 && p2_en) && (p2_valid[0] && pw_598))), ((state == 16'h000f) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000f) && (p2_admit && p2_stall)), ((state == 16'h000f) && p2_stall), ((state == 16'h000f) && p2_admit), (state == 16'h000f), ((state == 16'h000c) && ((1'h1 && p3_en) && (p3_valid[0] && pw_75))), ((state == 16'h000c) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000c) && (p3_admit && p3_stall)), ((state == 16'h000c) && p3_stall), ((state == 16'h000c) && p3_admit), (state == 16'h000c), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
+    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_581[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_796[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_535 : (((p0_valid[1] && 1'h1) && p0_en) ? w_780 : 32'h00000000));
+    assign obj2_wi_acc_re = ((((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_77) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_768) && p0_en));
+    assign obj2_wi_acc_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_18[5:0] : ((((p3_valid[0] && 1'h1) && pw_77) && p3_en) ? pwa_87[5:0] : ((((p0_valid[0] && 1'h1) && pw_768) && p0_en) ? pwa_778[5:0] : 6'h00)));
+    assign probes = {((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_768))), ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0012) && (p0_admit && p0_stall)), ((state == 16'h0012) && p0_stall), ((state == 16'h0012) && p0_admit), (state == 16'h0012), ((state == 16'h000f) && ((1'h1 && p2_en) && (p2_valid[0] && pw_600))), ((state == 16'h000f) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000f) && (p2_admit && p2_stall)), ((state == 16'h000f) && p2_stall), ((state == 16'h000f) && p2_admit), (state == 16'h000f), ((state == 16'h000c) && ((1'h1 && p3_en) && (p3_valid[0] && pw_77))), ((state == 16'h000c) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000c) && (p3_admit && p3_stall)), ((state == 16'h000c) && p3_stall), ((state == 16'h000c) && p3_admit), (state == 16'h000c), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_acc[31:0], v5_lid_linear[63:0], pv_1[63:8], p4_go, pwa_18[63:6], w_20[31:0], w_22[63:0], w_23[31:0], w_25[63:0], pw_30[63:32], pw_33[63:32], pw_42[63:32], pv_43[63:8], pv_52[63:8], pv_72[63:8], p3_go,
-        pwa_85[63:6], pwa_91[63:6], pwa_96[63:6], p3u0_fp_fma_valid, pwa_116[63:6], pwa_125[63:6], p3u1_fp_fma_valid, pwa_150[63:6], pwa_165[63:6], p3u2_fp_fma_valid, pwa_196[63:6], pwa_216[63:6], p3u3_fp_fma_valid, pwa_252[63:6], pwa_277[63:6], p3u4_fp_fma_valid,
-        pwa_318[63:6], pwa_348[63:6], p3u5_fp_fma_valid, pwa_394[63:6], pwa_429[63:6], p3u6_fp_fma_valid, pwa_480[63:6], pwa_520[63:6], p3u7_fp_fma_valid, pwa_579[63:6], pv_580[63:8], pv_589[63:8], pv_595[63:8], p2_go, w_599[31:0], w_600[63:32],
-        w_602[63:0], w_603[31:0], w_604[63:32], w_606[63:0], pw_633[63:32], pwa_731[63:6], pw_745[63:32], pwa_749[63:6], pv_750[63:8], pv_759[63:8], pv_765[63:8], p0_go, pwa_778[63:6], prd_779[31:0], pwa_796[63:6], pv_797[63:8],
-        pv_806[63:8]};
+    wire ohls_unused = &{1'b0, v0_acc[31:0], v5_lid_linear[63:0], pv_1[63:8], p4_go, pwa_18[63:6], w_20[31:0], w_21[63:32], w_22[31:0], w_23[63:32], pq_29[63:32], pw_44[63:32], pv_45[63:8], pv_54[63:8], pv_74[63:8], p3_go, pwa_87[63:6],
+        pwa_93[63:6], pwa_98[63:6], p3u0_fp_fma_valid, pwa_118[63:6], pwa_127[63:6], p3u1_fp_fma_valid, pwa_152[63:6], pwa_167[63:6], p3u2_fp_fma_valid, pwa_198[63:6], pwa_218[63:6], p3u3_fp_fma_valid, pwa_254[63:6], pwa_279[63:6], p3u4_fp_fma_valid, pwa_320[63:6],
+        pwa_350[63:6], p3u5_fp_fma_valid, pwa_396[63:6], pwa_431[63:6], p3u6_fp_fma_valid, pwa_482[63:6], pwa_522[63:6], p3u7_fp_fma_valid, pwa_581[63:6], pv_582[63:8], pv_591[63:8], pv_597[63:8], p2_go, w_601[31:0], w_602[63:32], w_604[31:0],
+        w_605[63:32], pw_633[63:32], pwa_731[63:6], pw_745[63:32], pwa_749[63:6], pv_750[63:8], pv_759[63:8], pv_765[63:8], p0_go, pwa_778[63:6], prd_779[31:0], pwa_796[63:6], pv_797[63:8], pv_806[63:8]};
 endmodule
 `default_nettype wire

@@ -79,157 +79,159 @@ module stencil2d_datapath (
     wire [31:0] w_5;  // stencil2d_local.cl:11:14
     wire [63:0] w_6;  // stencil2d_local.cl:11:14
     wire [63:0] pv_7;  // stencil2d_local.cl:11:14
-    wire [63:0] w_8;  // stencil2d_local.cl:11:14
-    wire [31:0] w_9;  // stencil2d_local.cl:12:14
-    wire [63:0] w_10;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_11;  // stencil2d_local.cl:12:14
-    wire [63:0] w_12;  // stencil2d_local.cl:12:14
-    wire [31:0] w_13;  // stencil2d_local.cl:27:15
-    wire [63:0] w_14;  // stencil2d_local.cl:27:22
+    wire [31:0] w_8;  // stencil2d_local.cl:12:14
+    wire [63:0] w_9;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_10;  // stencil2d_local.cl:12:14
+    wire [31:0] w_11;  // stencil2d_local.cl:27:15
+    wire [63:0] w_12;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_13;  // stencil2d_local.cl:27:22
+    wire [15:0] w_14;  // stencil2d_local.cl:27:22
     wire [15:0] pw_15;  // stencil2d_local.cl:27:22
     wire [15:0] w_16;  // stencil2d_local.cl:27:22
     wire [15:0] pw_17;  // stencil2d_local.cl:27:22
-    wire [15:0] w_18;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_19;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_18;  // stencil2d_local.cl:27:22
+    wire [15:0] w_19;  // stencil2d_local.cl:27:22
     wire [15:0] pw_20;  // stencil2d_local.cl:27:22
-    wire [15:0] w_21;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_22;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_23;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_24;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_25;  // stencil2d_local.cl:11:14
+    wire [63:0] pw_21;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_22;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_23;  // stencil2d_local.cl:11:14
+    wire [7:0]  pw_24;  // stencil2d_local.cl:27:22
+    wire [7:0]  w_25;  // stencil2d_local.cl:27:22
     wire [7:0]  pw_26;  // stencil2d_local.cl:27:22
     wire [7:0]  w_27;  // stencil2d_local.cl:27:22
     wire [7:0]  pw_28;  // stencil2d_local.cl:27:22
-    wire [7:0]  w_29;  // stencil2d_local.cl:27:22
-    wire [7:0]  pw_30;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_29;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_30;  // stencil2d_local.cl:27:22
     wire [63:0] pw_31;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_32;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_33;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_51;  // stencil2d_local.cl:27:22
-    wire [63:0] pwa_52;
-    wire [31:0] prd_53;  // stencil2d_local.cl:27:22
-    wire        go_54;
+    reg  [63:0] pq_49;  // stencil2d_local.cl:27:22
+    wire [63:0] pwa_50;
+    wire [31:0] prd_51;  // stencil2d_local.cl:27:22
+    wire        go_52;
     wire        p5u0_fp_mul_valid;
     wire [31:0] p5u0_fp_mul_result;
-    wire [31:0] fnan_55;
-    wire [32:0] fov_56;
+    wire [31:0] fnan_53;
+    wire [32:0] fov_54;
+    reg  [32:0] pd_55;
+    reg  [32:0] pd_56;
     reg  [32:0] pd_57;
     reg  [32:0] pd_58;
-    reg  [32:0] pd_59;
-    reg  [32:0] pd_60;
-    wire [31:0] pw_61;  // stencil2d_local.cl:27:15
-    wire [31:0] w_62;  // stencil2d_local.cl:28:15
-    wire [63:0] w_63;  // stencil2d_local.cl:28:25
-    wire [63:0] pw_64;  // stencil2d_local.cl:28:25
-    wire [63:0] pwa_65;
-    wire [31:0] prd_66;  // stencil2d_local.cl:28:25
-    wire [63:0] w_67;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_68;  // stencil2d_local.cl:28:44
-    wire [63:0] pwa_69;
-    wire [31:0] prd_70;  // stencil2d_local.cl:28:44
-    wire        go_71;
+    wire [31:0] pw_59;  // stencil2d_local.cl:27:15
+    wire [31:0] w_60;  // stencil2d_local.cl:28:15
+    wire [63:0] w_61;  // stencil2d_local.cl:28:25
+    wire [63:0] pw_62;  // stencil2d_local.cl:28:25
+    wire [63:0] pwa_63;
+    wire [31:0] prd_64;  // stencil2d_local.cl:28:25
+    wire [63:0] w_65;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_66;  // stencil2d_local.cl:28:44
+    wire [63:0] pwa_67;
+    wire [31:0] prd_68;  // stencil2d_local.cl:28:44
+    wire        go_69;
     wire        p5u1_fp_add_valid;
     wire [31:0] p5u1_fp_add_result;
-    wire [31:0] fnan_72;
-    wire [32:0] fov_73;
+    wire [31:0] fnan_70;
+    wire [32:0] fov_71;
+    reg  [32:0] pd_72;
+    reg  [32:0] pd_73;
     reg  [32:0] pd_74;
     reg  [32:0] pd_75;
     reg  [32:0] pd_76;
     reg  [32:0] pd_77;
-    reg  [32:0] pd_78;
-    reg  [32:0] pd_79;
-    wire [31:0] pw_80;  // stencil2d_local.cl:28:25
-    wire [63:0] w_81;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_87;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_88;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_94;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_95;  // stencil2d_local.cl:28:63
-    wire [63:0] pwa_96;
-    wire [31:0] prd_97;  // stencil2d_local.cl:28:63
-    wire        go_98;
+    wire [31:0] pw_78;  // stencil2d_local.cl:28:25
+    wire [63:0] w_79;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_85;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_86;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_92;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_93;  // stencil2d_local.cl:28:63
+    wire [63:0] pwa_94;
+    wire [31:0] prd_95;  // stencil2d_local.cl:28:63
+    wire        go_96;
     wire        p5u2_fp_add_valid;
     wire [31:0] p5u2_fp_add_result;
-    wire [31:0] fnan_99;
-    wire [32:0] fov_100;
+    wire [31:0] fnan_97;
+    wire [32:0] fov_98;
+    reg  [32:0] pd_99;
+    reg  [32:0] pd_100;
     reg  [32:0] pd_101;
     reg  [32:0] pd_102;
     reg  [32:0] pd_103;
     reg  [32:0] pd_104;
-    reg  [32:0] pd_105;
-    reg  [32:0] pd_106;
-    wire [31:0] pw_107;  // stencil2d_local.cl:28:25
-    wire [63:0] w_108;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_114;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_115;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_121;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_122;  // stencil2d_local.cl:28:82
-    wire [63:0] pwa_123;
-    wire [31:0] prd_124;  // stencil2d_local.cl:28:82
-    wire        go_125;
+    wire [31:0] pw_105;  // stencil2d_local.cl:28:25
+    wire [63:0] w_106;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_112;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_113;  // stencil2d_local.cl:28:82
+    reg  [63:0] pq_119;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_120;  // stencil2d_local.cl:28:82
+    wire [63:0] pwa_121;
+    wire [31:0] prd_122;  // stencil2d_local.cl:28:82
+    wire        go_123;
     wire        p5u3_fp_add_valid;
     wire [31:0] p5u3_fp_add_result;
-    wire [31:0] fnan_126;
-    wire [32:0] fov_127;
+    wire [31:0] fnan_124;
+    wire [32:0] fov_125;
+    reg  [32:0] pd_126;
+    reg  [32:0] pd_127;
     reg  [32:0] pd_128;
     reg  [32:0] pd_129;
     reg  [32:0] pd_130;
     reg  [32:0] pd_131;
-    reg  [32:0] pd_132;
-    reg  [32:0] pd_133;
-    wire [31:0] pw_134;  // stencil2d_local.cl:28:25
-    wire        go_135;
+    wire [31:0] pw_132;  // stencil2d_local.cl:28:25
+    wire        go_133;
     wire        p5u4_fp_mul_valid;
     wire [31:0] p5u4_fp_mul_result;
-    wire [31:0] fnan_136;
-    wire [32:0] fov_137;
+    wire [31:0] fnan_134;
+    wire [32:0] fov_135;
+    reg  [32:0] pd_136;
+    reg  [32:0] pd_137;
     reg  [32:0] pd_138;
     reg  [32:0] pd_139;
-    reg  [32:0] pd_140;
-    reg  [32:0] pd_141;
-    wire [31:0] pw_142;  // stencil2d_local.cl:28:15
-    wire        go_143;
+    wire [31:0] pw_140;  // stencil2d_local.cl:28:15
+    wire        go_141;
     wire        p5u5_fp_add_valid;
     wire [31:0] p5u5_fp_add_result;
-    wire [31:0] fnan_144;
-    wire [32:0] fov_145;
+    wire [31:0] fnan_142;
+    wire [32:0] fov_143;
+    reg  [32:0] pd_144;
+    reg  [32:0] pd_145;
     reg  [32:0] pd_146;
     reg  [32:0] pd_147;
     reg  [32:0] pd_148;
     reg  [32:0] pd_149;
-    reg  [32:0] pd_150;
-    reg  [32:0] pd_151;
-    wire [31:0] pw_152;  // stencil2d_local.cl:27:15
-    wire [63:0] w_153;  // stencil2d_local.cl:29:5
-    wire [31:0] w_154;  // stencil2d_local.cl:29:14
-    wire [63:0] w_155;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_156;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_185;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_186;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_187;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_188;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_215;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_216;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_150;  // stencil2d_local.cl:27:15
+    wire [63:0] w_151;  // stencil2d_local.cl:29:5
+    wire [31:0] w_152;  // stencil2d_local.cl:29:14
+    wire [31:0] pw_153;  // stencil2d_local.cl:11:14
+    wire [31:0] w_154;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_155;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_184;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_185;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_186;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_187;  // stencil2d_local.cl:12:14
+    wire [31:0] w_188;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_189;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_216;  // stencil2d_local.cl:12:14
     wire [31:0] pw_217;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_218;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_221;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_222;  // stencil2d_local.cl:29:9
-    wire [63:0] pw_223;  // stencil2d_local.cl:29:5
+    wire [31:0] pw_218;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_219;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_222;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_223;  // stencil2d_local.cl:29:9
     wire [63:0] pw_224;  // stencil2d_local.cl:29:5
     wire [63:0] pw_225;  // stencil2d_local.cl:29:5
-    wire [63:0] pv_226;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_227;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_228;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_229;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_230;  // stencil2d_local.cl:7:6
-    wire        pw_231;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_232;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_233;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_234;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_235;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_236;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_226;  // stencil2d_local.cl:29:5
+    wire [63:0] pv_227;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_228;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_229;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_230;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_231;  // stencil2d_local.cl:7:6
+    wire        pw_232;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_233;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_234;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_235;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_236;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_237;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_238;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_239;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_239;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_240;  // stencil2d_local.cl:7:6
+    reg  [63:0] pq_156;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_157;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_158;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_159;  // stencil2d_local.cl:11:14
@@ -257,17 +259,18 @@ module stencil2d_datapath (
     reg  [63:0] pq_181;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_182;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_183;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_184;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_80;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_81;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_82;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_83;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_84;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_85;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_86;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_107;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_108;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_109;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_110;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_111;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_112;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_113;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_32;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_33;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_34;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_35;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_36;  // stencil2d_local.cl:27:22
@@ -283,19 +286,16 @@ module stencil2d_datapath (
     reg  [63:0] pq_46;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_47;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_48;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_49;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_50;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_87;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_88;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_89;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_90;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_91;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_92;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_93;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_114;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_115;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_116;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_117;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_118;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_119;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_120;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_189;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_190;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_191;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_192;  // stencil2d_local.cl:12:14
@@ -321,82 +321,82 @@ module stencil2d_datapath (
     reg  [63:0] pq_212;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_213;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_214;  // stencil2d_local.cl:12:14
-    reg  [31:0] pq_219;  // stencil2d_local.cl:29:9
+    reg  [63:0] pq_215;  // stencil2d_local.cl:12:14
     reg  [31:0] pq_220;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_221;  // stencil2d_local.cl:29:9
     reg  [6:0]  p5_drain;
-    wire [63:0] w_240;  // stencil2d_local.cl:7:6
+    wire [63:0] w_241;  // stencil2d_local.cl:7:6
     reg  [48:0] p4_valid;  // stencil2d_local.cl:23:5
     reg         p4_admit;
     wire        p4_stall;
     wire        p4_en;
-    wire [63:0] pv_241;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_242;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_243;  // stencil2d_local.cl:23:5
-    wire        pw_244;  // stencil2d_local.cl:23:5
+    wire [63:0] pv_242;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_243;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_244;  // stencil2d_local.cl:23:5
+    wire        pw_245;  // stencil2d_local.cl:23:5
     reg         p4_go;
-    wire [31:0] w_245;  // stencil2d_local.cl:11:14
-    wire [63:0] w_246;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_247;  // stencil2d_local.cl:11:14
-    wire [63:0] w_248;  // stencil2d_local.cl:11:14
-    wire [63:0] w_249;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_250;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_251;  // stencil2d_local.cl:11:14
+    wire [31:0] w_246;  // stencil2d_local.cl:11:14
+    wire [63:0] w_247;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_248;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_249;  // stencil2d_local.cl:11:14
+    wire [31:0] w_250;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_251;  // stencil2d_local.cl:11:14
     wire [31:0] pw_252;  // stencil2d_local.cl:11:14
-    wire [31:0] w_253;  // stencil2d_local.cl:12:14
-    wire [63:0] w_254;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_255;  // stencil2d_local.cl:12:14
-    wire [63:0] w_256;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_257;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_258;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_253;  // stencil2d_local.cl:11:14
+    wire [31:0] w_254;  // stencil2d_local.cl:12:14
+    wire [63:0] w_255;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_256;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_257;  // stencil2d_local.cl:12:14
+    wire [31:0] w_258;  // stencil2d_local.cl:12:14
     wire [31:0] pw_259;  // stencil2d_local.cl:12:14
-    wire [63:0] w_260;  // stencil2d_local.cl:24:9
-    wire [31:0] w_261;  // stencil2d_local.cl:24:35
+    wire [31:0] pw_260;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_261;  // stencil2d_local.cl:12:14
     wire [63:0] w_262;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_263;  // stencil2d_local.cl:24:9
-    wire [7:0]  pw_264;  // stencil2d_local.cl:24:9
-    wire [7:0]  w_265;  // stencil2d_local.cl:24:9
+    wire [31:0] w_263;  // stencil2d_local.cl:24:35
+    wire [63:0] w_264;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_265;  // stencil2d_local.cl:24:9
     wire [7:0]  pw_266;  // stencil2d_local.cl:24:9
     wire [7:0]  w_267;  // stencil2d_local.cl:24:9
     wire [7:0]  pw_268;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_269;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_270;  // stencil2d_local.cl:24:9
-    wire [31:0] w_271;  // stencil2d_local.cl:24:35
-    wire [31:0] pw_272;  // stencil2d_local.cl:24:35
-    wire        pw_273;  // stencil2d_local.cl:24:30
-    wire [63:0] w_274;  // stencil2d_local.cl:24:48
-    wire [31:0] w_275;  // stencil2d_local.cl:24:57
-    wire [31:0] pw_276;  // stencil2d_local.cl:24:52
-    wire [31:0] w_277;  // stencil2d_local.cl:24:62
+    wire [7:0]  w_269;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_270;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_271;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_272;  // stencil2d_local.cl:24:9
+    wire [31:0] w_273;  // stencil2d_local.cl:24:35
+    wire [31:0] pw_274;  // stencil2d_local.cl:24:35
+    wire        pw_275;  // stencil2d_local.cl:24:30
+    wire [63:0] w_276;  // stencil2d_local.cl:24:48
+    wire [31:0] w_277;  // stencil2d_local.cl:24:57
     wire [31:0] pw_278;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_281;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_284;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_285;  // stencil2d_local.cl:24:52
-    wire [63:0] pw_286;  // stencil2d_local.cl:24:48
-    wire [63:0] w_287;  // stencil2d_local.cl:24:48
+    wire [31:0] w_279;  // stencil2d_local.cl:24:62
+    wire [31:0] pw_280;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_283;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_286;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_287;  // stencil2d_local.cl:24:52
     wire [63:0] pw_288;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_289;  // stencil2d_local.cl:24:48
-    reg         pq_292;  // stencil2d_local.cl:24:30
-    reg         pq_336;  // stencil2d_local.cl:24:30
-    wire [31:0] pld_337;  // stencil2d_local.cl:24:48
-    wire [31:0] pv_338;  // stencil2d_local.cl:24:30
-    wire [31:0] pm_339;  // stencil2d_local.cl:24:30
-    wire [31:0] w_340;  // stencil2d_local.cl:24:76
-    wire [31:0] pm_341;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_388;  // stencil2d_local.cl:24:9
-    wire [63:0] pwa_389;
-    wire [63:0] pv_390;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_391;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_392;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_393;  // stencil2d_local.cl:23:5
-    wire [63:0] pw_394;  // stencil2d_local.cl:23:5
-    reg  [31:0] pq_279;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_280;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_282;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_283;  // stencil2d_local.cl:11:14
-    reg         pq_290;  // stencil2d_local.cl:24:30
-    reg         pq_291;  // stencil2d_local.cl:24:30
-    reg         pq_293;  // stencil2d_local.cl:24:30
+    wire [63:0] w_289;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_290;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_291;  // stencil2d_local.cl:24:48
     reg         pq_294;  // stencil2d_local.cl:24:30
+    reg         pq_338;  // stencil2d_local.cl:24:30
+    wire [31:0] pld_339;  // stencil2d_local.cl:24:48
+    wire [31:0] pv_340;  // stencil2d_local.cl:24:30
+    wire [31:0] pm_341;  // stencil2d_local.cl:24:30
+    wire [31:0] w_342;  // stencil2d_local.cl:24:76
+    wire [31:0] pm_343;  // stencil2d_local.cl:24:30
+    reg  [63:0] pq_390;  // stencil2d_local.cl:24:9
+    wire [63:0] pwa_391;
+    wire [63:0] pv_392;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_393;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_394;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_395;  // stencil2d_local.cl:23:5
+    wire [63:0] pw_396;  // stencil2d_local.cl:23:5
+    reg  [31:0] pq_281;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_282;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_284;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_285;  // stencil2d_local.cl:11:14
+    reg         pq_292;  // stencil2d_local.cl:24:30
+    reg         pq_293;  // stencil2d_local.cl:24:30
     reg         pq_295;  // stencil2d_local.cl:24:30
     reg         pq_296;  // stencil2d_local.cl:24:30
     reg         pq_297;  // stencil2d_local.cl:24:30
@@ -438,8 +438,8 @@ module stencil2d_datapath (
     reg         pq_333;  // stencil2d_local.cl:24:30
     reg         pq_334;  // stencil2d_local.cl:24:30
     reg         pq_335;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_342;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_343;  // stencil2d_local.cl:24:9
+    reg         pq_336;  // stencil2d_local.cl:24:30
+    reg         pq_337;  // stencil2d_local.cl:24:30
     reg  [63:0] pq_344;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_345;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_346;  // stencil2d_local.cl:24:9
@@ -484,77 +484,77 @@ module stencil2d_datapath (
     reg  [63:0] pq_385;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_386;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_387;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_388;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_389;  // stencil2d_local.cl:24:9
     reg  [5:0]  p4_drain;
-    wire [63:0] w_395;  // stencil2d_local.cl:23:5
-    wire [63:0] w_396;  // stencil2d_local.cl:23:5
+    wire [63:0] w_397;  // stencil2d_local.cl:23:5
+    wire [63:0] w_398;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_397;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_398;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_399;  // stencil2d_local.cl:21:5
-    wire        pw_400;  // stencil2d_local.cl:21:5
+    wire [63:0] pv_399;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_400;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_401;  // stencil2d_local.cl:21:5
+    wire        pw_402;  // stencil2d_local.cl:21:5
     reg         p3_go;
-    wire [31:0] w_401;  // stencil2d_local.cl:11:14
-    wire [63:0] w_402;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_403;  // stencil2d_local.cl:11:14
+    wire [31:0] w_403;  // stencil2d_local.cl:11:14
     wire [63:0] w_404;  // stencil2d_local.cl:11:14
-    wire [63:0] w_405;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_406;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_407;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_405;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_406;  // stencil2d_local.cl:11:14
+    wire [31:0] w_407;  // stencil2d_local.cl:11:14
     wire [31:0] pw_408;  // stencil2d_local.cl:11:14
-    wire [31:0] w_409;  // stencil2d_local.cl:12:14
-    wire [63:0] w_410;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_411;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_409;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_410;  // stencil2d_local.cl:11:14
+    wire [31:0] w_411;  // stencil2d_local.cl:12:14
     wire [63:0] w_412;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_413;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_414;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_415;  // stencil2d_local.cl:12:14
-    wire [63:0] w_416;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_417;  // stencil2d_local.cl:22:9
-    wire [7:0]  w_418;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_419;  // stencil2d_local.cl:22:9
-    wire [7:0]  w_420;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_421;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_422;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_423;  // stencil2d_local.cl:22:9
-    wire        pw_424;  // stencil2d_local.cl:22:23
-    wire [63:0] w_425;  // stencil2d_local.cl:22:32
-    wire [31:0] w_426;  // stencil2d_local.cl:22:41
-    wire [31:0] pw_427;  // stencil2d_local.cl:22:36
-    wire [31:0] w_428;  // stencil2d_local.cl:22:46
-    wire [31:0] pw_429;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_432;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_435;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_436;  // stencil2d_local.cl:22:36
-    wire [63:0] pw_437;  // stencil2d_local.cl:22:32
-    wire [63:0] w_438;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_439;  // stencil2d_local.cl:22:32
+    wire [63:0] pv_413;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_414;  // stencil2d_local.cl:12:14
+    wire [31:0] w_415;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_416;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_417;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_418;  // stencil2d_local.cl:12:14
+    wire [63:0] w_419;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_420;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_421;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_422;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_423;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_424;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_425;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_426;  // stencil2d_local.cl:22:9
+    wire        pw_427;  // stencil2d_local.cl:22:23
+    wire [63:0] w_428;  // stencil2d_local.cl:22:32
+    wire [31:0] w_429;  // stencil2d_local.cl:22:41
+    wire [31:0] pw_430;  // stencil2d_local.cl:22:36
+    wire [31:0] w_431;  // stencil2d_local.cl:22:46
+    wire [31:0] pw_432;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_435;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_438;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_439;  // stencil2d_local.cl:22:36
     wire [63:0] pw_440;  // stencil2d_local.cl:22:32
-    reg         pq_443;  // stencil2d_local.cl:22:23
-    reg         pq_487;  // stencil2d_local.cl:22:23
-    wire [31:0] pld_488;  // stencil2d_local.cl:22:32
-    wire [31:0] pv_489;  // stencil2d_local.cl:22:23
-    wire [31:0] pm_490;  // stencil2d_local.cl:22:23
-    wire [31:0] w_491;  // stencil2d_local.cl:22:60
-    wire [31:0] pm_492;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_539;  // stencil2d_local.cl:22:9
-    wire [63:0] pwa_540;
-    wire [63:0] pv_541;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_542;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_543;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_544;  // stencil2d_local.cl:21:5
-    wire [63:0] pw_545;  // stencil2d_local.cl:21:5
-    reg  [31:0] pq_430;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_431;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_433;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_434;  // stencil2d_local.cl:11:14
-    reg         pq_441;  // stencil2d_local.cl:22:23
-    reg         pq_442;  // stencil2d_local.cl:22:23
+    wire [63:0] w_441;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_442;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_443;  // stencil2d_local.cl:22:32
+    reg         pq_446;  // stencil2d_local.cl:22:23
+    reg         pq_490;  // stencil2d_local.cl:22:23
+    wire [31:0] pld_491;  // stencil2d_local.cl:22:32
+    wire [31:0] pv_492;  // stencil2d_local.cl:22:23
+    wire [31:0] pm_493;  // stencil2d_local.cl:22:23
+    wire [31:0] w_494;  // stencil2d_local.cl:22:60
+    wire [31:0] pm_495;  // stencil2d_local.cl:22:23
+    reg  [63:0] pq_542;  // stencil2d_local.cl:22:9
+    wire [63:0] pwa_543;
+    wire [63:0] pv_544;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_545;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_546;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_547;  // stencil2d_local.cl:21:5
+    wire [63:0] pw_548;  // stencil2d_local.cl:21:5
+    reg  [31:0] pq_433;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_434;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_436;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_437;  // stencil2d_local.cl:11:14
     reg         pq_444;  // stencil2d_local.cl:22:23
     reg         pq_445;  // stencil2d_local.cl:22:23
-    reg         pq_446;  // stencil2d_local.cl:22:23
     reg         pq_447;  // stencil2d_local.cl:22:23
     reg         pq_448;  // stencil2d_local.cl:22:23
     reg         pq_449;  // stencil2d_local.cl:22:23
@@ -595,9 +595,9 @@ module stencil2d_datapath (
     reg         pq_484;  // stencil2d_local.cl:22:23
     reg         pq_485;  // stencil2d_local.cl:22:23
     reg         pq_486;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_493;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_494;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_495;  // stencil2d_local.cl:22:9
+    reg         pq_487;  // stencil2d_local.cl:22:23
+    reg         pq_488;  // stencil2d_local.cl:22:23
+    reg         pq_489;  // stencil2d_local.cl:22:23
     reg  [63:0] pq_496;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_497;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_498;  // stencil2d_local.cl:22:9
@@ -641,83 +641,83 @@ module stencil2d_datapath (
     reg  [63:0] pq_536;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_537;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_538;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_539;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_540;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_541;  // stencil2d_local.cl:22:9
     reg  [5:0]  p3_drain;
-    wire [63:0] w_546;  // stencil2d_local.cl:21:5
+    wire [63:0] w_549;  // stencil2d_local.cl:21:5
     reg  [48:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_547;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_548;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_549;  // stencil2d_local.cl:19:5
-    wire        pw_550;  // stencil2d_local.cl:19:5
+    wire [63:0] pv_550;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_551;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_552;  // stencil2d_local.cl:19:5
+    wire        pw_553;  // stencil2d_local.cl:19:5
     reg         p2_go;
-    wire [31:0] w_551;  // stencil2d_local.cl:11:14
-    wire [63:0] w_552;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_553;  // stencil2d_local.cl:11:14
-    wire [63:0] w_554;  // stencil2d_local.cl:11:14
+    wire [31:0] w_554;  // stencil2d_local.cl:11:14
     wire [63:0] w_555;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_556;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_557;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_558;  // stencil2d_local.cl:11:14
-    wire [31:0] w_559;  // stencil2d_local.cl:12:14
-    wire [63:0] w_560;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_561;  // stencil2d_local.cl:12:14
-    wire [63:0] w_562;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_563;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_564;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_556;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_557;  // stencil2d_local.cl:11:14
+    wire [31:0] w_558;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_559;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_560;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_561;  // stencil2d_local.cl:11:14
+    wire [31:0] w_562;  // stencil2d_local.cl:12:14
+    wire [63:0] w_563;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_564;  // stencil2d_local.cl:12:14
     wire [31:0] pw_565;  // stencil2d_local.cl:12:14
-    wire [63:0] w_566;  // stencil2d_local.cl:20:9
-    wire [31:0] w_567;  // stencil2d_local.cl:20:35
-    wire [15:0] pw_568;  // stencil2d_local.cl:20:9
-    wire [15:0] w_569;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_570;  // stencil2d_local.cl:20:9
-    wire [15:0] w_571;  // stencil2d_local.cl:20:9
+    wire [31:0] w_566;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_567;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_568;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_569;  // stencil2d_local.cl:12:14
+    wire [63:0] w_570;  // stencil2d_local.cl:20:9
+    wire [31:0] w_571;  // stencil2d_local.cl:20:35
     wire [15:0] pw_572;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_573;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_574;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_575;  // stencil2d_local.cl:20:9
-    wire [63:0] w_576;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_577;  // stencil2d_local.cl:20:9
-    wire [31:0] w_578;  // stencil2d_local.cl:20:35
-    wire [31:0] pw_579;  // stencil2d_local.cl:20:35
-    wire        pw_580;  // stencil2d_local.cl:20:30
-    wire [63:0] w_581;  // stencil2d_local.cl:20:47
-    wire [31:0] w_582;  // stencil2d_local.cl:20:55
-    wire [31:0] pw_583;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_586;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_589;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_590;  // stencil2d_local.cl:20:50
-    wire [31:0] w_591;  // stencil2d_local.cl:20:68
-    wire [31:0] pw_592;  // stencil2d_local.cl:20:50
-    wire [63:0] pw_593;  // stencil2d_local.cl:20:47
-    wire [63:0] w_594;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_595;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_596;  // stencil2d_local.cl:20:47
-    reg         pq_599;  // stencil2d_local.cl:20:30
-    reg         pq_643;  // stencil2d_local.cl:20:30
-    wire [31:0] pld_644;  // stencil2d_local.cl:20:47
-    wire [31:0] pv_645;  // stencil2d_local.cl:20:30
-    wire [31:0] pm_646;  // stencil2d_local.cl:20:30
-    wire [31:0] w_647;  // stencil2d_local.cl:20:73
-    wire [31:0] pm_648;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_695;  // stencil2d_local.cl:20:9
-    wire [63:0] pwa_696;
-    wire [63:0] pv_697;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_698;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_699;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_700;  // stencil2d_local.cl:19:5
-    wire [63:0] pw_701;  // stencil2d_local.cl:19:5
-    reg  [31:0] pq_584;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_585;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_587;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_588;  // stencil2d_local.cl:11:14
-    reg         pq_597;  // stencil2d_local.cl:20:30
-    reg         pq_598;  // stencil2d_local.cl:20:30
-    reg         pq_600;  // stencil2d_local.cl:20:30
+    wire [15:0] w_573;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_574;  // stencil2d_local.cl:20:9
+    wire [15:0] w_575;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_576;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_577;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_578;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_579;  // stencil2d_local.cl:20:9
+    wire [63:0] w_580;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_581;  // stencil2d_local.cl:20:9
+    wire [31:0] w_582;  // stencil2d_local.cl:20:35
+    wire [31:0] pw_583;  // stencil2d_local.cl:20:35
+    wire        pw_584;  // stencil2d_local.cl:20:30
+    wire [63:0] w_585;  // stencil2d_local.cl:20:47
+    wire [31:0] w_586;  // stencil2d_local.cl:20:55
+    wire [31:0] pw_587;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_590;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_593;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_594;  // stencil2d_local.cl:20:50
+    wire [31:0] w_595;  // stencil2d_local.cl:20:68
+    wire [31:0] pw_596;  // stencil2d_local.cl:20:50
+    wire [63:0] pw_597;  // stencil2d_local.cl:20:47
+    wire [63:0] w_598;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_599;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_600;  // stencil2d_local.cl:20:47
+    reg         pq_603;  // stencil2d_local.cl:20:30
+    reg         pq_647;  // stencil2d_local.cl:20:30
+    wire [31:0] pld_648;  // stencil2d_local.cl:20:47
+    wire [31:0] pv_649;  // stencil2d_local.cl:20:30
+    wire [31:0] pm_650;  // stencil2d_local.cl:20:30
+    wire [31:0] w_651;  // stencil2d_local.cl:20:73
+    wire [31:0] pm_652;  // stencil2d_local.cl:20:30
+    reg  [63:0] pq_699;  // stencil2d_local.cl:20:9
+    wire [63:0] pwa_700;
+    wire [63:0] pv_701;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_702;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_703;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_704;  // stencil2d_local.cl:19:5
+    wire [63:0] pw_705;  // stencil2d_local.cl:19:5
+    reg  [31:0] pq_588;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_589;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_591;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_592;  // stencil2d_local.cl:11:14
     reg         pq_601;  // stencil2d_local.cl:20:30
     reg         pq_602;  // stencil2d_local.cl:20:30
-    reg         pq_603;  // stencil2d_local.cl:20:30
     reg         pq_604;  // stencil2d_local.cl:20:30
     reg         pq_605;  // stencil2d_local.cl:20:30
     reg         pq_606;  // stencil2d_local.cl:20:30
@@ -757,10 +757,10 @@ module stencil2d_datapath (
     reg         pq_640;  // stencil2d_local.cl:20:30
     reg         pq_641;  // stencil2d_local.cl:20:30
     reg         pq_642;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_649;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_650;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_651;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_652;  // stencil2d_local.cl:20:9
+    reg         pq_643;  // stencil2d_local.cl:20:30
+    reg         pq_644;  // stencil2d_local.cl:20:30
+    reg         pq_645;  // stencil2d_local.cl:20:30
+    reg         pq_646;  // stencil2d_local.cl:20:30
     reg  [63:0] pq_653;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_654;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_655;  // stencil2d_local.cl:20:9
@@ -803,82 +803,82 @@ module stencil2d_datapath (
     reg  [63:0] pq_692;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_693;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_694;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_695;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_696;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_697;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_698;  // stencil2d_local.cl:20:9
     reg  [5:0]  p2_drain;
-    wire [63:0] w_702;  // stencil2d_local.cl:19:5
-    wire [63:0] w_703;  // stencil2d_local.cl:19:5
+    wire [63:0] w_706;  // stencil2d_local.cl:19:5
+    wire [63:0] w_707;  // stencil2d_local.cl:19:5
     reg  [48:0] p1_valid;  // stencil2d_local.cl:17:5
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_704;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_705;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_706;  // stencil2d_local.cl:17:5
-    wire        pw_707;  // stencil2d_local.cl:17:5
+    wire [63:0] pv_708;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_709;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_710;  // stencil2d_local.cl:17:5
+    wire        pw_711;  // stencil2d_local.cl:17:5
     reg         p1_go;
-    wire [31:0] w_708;  // stencil2d_local.cl:11:14
-    wire [63:0] w_709;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_710;  // stencil2d_local.cl:11:14
-    wire [63:0] w_711;  // stencil2d_local.cl:11:14
-    wire [63:0] w_712;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_713;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_714;  // stencil2d_local.cl:11:14
+    wire [31:0] w_712;  // stencil2d_local.cl:11:14
+    wire [63:0] w_713;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_714;  // stencil2d_local.cl:11:14
     wire [31:0] pw_715;  // stencil2d_local.cl:11:14
-    wire [31:0] w_716;  // stencil2d_local.cl:12:14
-    wire [63:0] w_717;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_718;  // stencil2d_local.cl:12:14
-    wire [63:0] w_719;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_720;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_721;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_722;  // stencil2d_local.cl:12:14
-    wire [63:0] w_723;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_724;  // stencil2d_local.cl:18:9
-    wire [15:0] w_725;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_726;  // stencil2d_local.cl:18:9
-    wire [15:0] w_727;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_728;  // stencil2d_local.cl:18:9
+    wire [31:0] w_716;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_717;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_718;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_719;  // stencil2d_local.cl:11:14
+    wire [31:0] w_720;  // stencil2d_local.cl:12:14
+    wire [63:0] w_721;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_722;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_723;  // stencil2d_local.cl:12:14
+    wire [31:0] w_724;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_725;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_726;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_727;  // stencil2d_local.cl:12:14
+    wire [63:0] w_728;  // stencil2d_local.cl:18:9
     wire [15:0] pw_729;  // stencil2d_local.cl:18:9
     wire [15:0] w_730;  // stencil2d_local.cl:18:9
     wire [15:0] pw_731;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_732;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_733;  // stencil2d_local.cl:18:9
-    wire        pw_734;  // stencil2d_local.cl:18:23
-    wire [63:0] w_735;  // stencil2d_local.cl:18:32
-    wire [31:0] w_736;  // stencil2d_local.cl:18:40
-    wire [31:0] pw_737;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_740;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_743;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_744;  // stencil2d_local.cl:18:35
-    wire [31:0] w_745;  // stencil2d_local.cl:18:53
-    wire [31:0] pw_746;  // stencil2d_local.cl:18:35
-    wire [63:0] pw_747;  // stencil2d_local.cl:18:32
-    wire [63:0] w_748;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_749;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_750;  // stencil2d_local.cl:18:32
-    reg         pq_753;  // stencil2d_local.cl:18:23
-    reg         pq_797;  // stencil2d_local.cl:18:23
-    wire [31:0] pld_798;  // stencil2d_local.cl:18:32
-    wire [31:0] pv_799;  // stencil2d_local.cl:18:23
-    wire [31:0] pm_800;  // stencil2d_local.cl:18:23
-    wire [31:0] w_801;  // stencil2d_local.cl:18:58
-    wire [31:0] pm_802;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_849;  // stencil2d_local.cl:18:9
-    wire [63:0] pwa_850;
-    wire [63:0] pv_851;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_852;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_853;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_854;  // stencil2d_local.cl:17:5
-    wire [63:0] pw_855;  // stencil2d_local.cl:17:5
-    reg  [31:0] pq_738;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_739;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_741;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_742;  // stencil2d_local.cl:11:14
-    reg         pq_751;  // stencil2d_local.cl:18:23
-    reg         pq_752;  // stencil2d_local.cl:18:23
-    reg         pq_754;  // stencil2d_local.cl:18:23
-    reg         pq_755;  // stencil2d_local.cl:18:23
+    wire [15:0] w_732;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_733;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_734;  // stencil2d_local.cl:18:9
+    wire [15:0] w_735;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_736;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_737;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_738;  // stencil2d_local.cl:18:9
+    wire        pw_739;  // stencil2d_local.cl:18:23
+    wire [63:0] w_740;  // stencil2d_local.cl:18:32
+    wire [31:0] w_741;  // stencil2d_local.cl:18:40
+    wire [31:0] pw_742;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_745;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_748;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_749;  // stencil2d_local.cl:18:35
+    wire [31:0] w_750;  // stencil2d_local.cl:18:53
+    wire [31:0] pw_751;  // stencil2d_local.cl:18:35
+    wire [63:0] pw_752;  // stencil2d_local.cl:18:32
+    wire [63:0] w_753;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_754;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_755;  // stencil2d_local.cl:18:32
+    reg         pq_758;  // stencil2d_local.cl:18:23
+    reg         pq_802;  // stencil2d_local.cl:18:23
+    wire [31:0] pld_803;  // stencil2d_local.cl:18:32
+    wire [31:0] pv_804;  // stencil2d_local.cl:18:23
+    wire [31:0] pm_805;  // stencil2d_local.cl:18:23
+    wire [31:0] w_806;  // stencil2d_local.cl:18:58
+    wire [31:0] pm_807;  // stencil2d_local.cl:18:23
+    reg  [63:0] pq_854;  // stencil2d_local.cl:18:9
+    wire [63:0] pwa_855;
+    wire [63:0] pv_856;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_857;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_858;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_859;  // stencil2d_local.cl:17:5
+    wire [63:0] pw_860;  // stencil2d_local.cl:17:5
+    reg  [31:0] pq_743;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_744;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_746;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_747;  // stencil2d_local.cl:11:14
     reg         pq_756;  // stencil2d_local.cl:18:23
     reg         pq_757;  // stencil2d_local.cl:18:23
-    reg         pq_758;  // stencil2d_local.cl:18:23
     reg         pq_759;  // stencil2d_local.cl:18:23
     reg         pq_760;  // stencil2d_local.cl:18:23
     reg         pq_761;  // stencil2d_local.cl:18:23
@@ -917,11 +917,11 @@ module stencil2d_datapath (
     reg         pq_794;  // stencil2d_local.cl:18:23
     reg         pq_795;  // stencil2d_local.cl:18:23
     reg         pq_796;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_803;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_804;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_805;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_806;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_807;  // stencil2d_local.cl:18:9
+    reg         pq_797;  // stencil2d_local.cl:18:23
+    reg         pq_798;  // stencil2d_local.cl:18:23
+    reg         pq_799;  // stencil2d_local.cl:18:23
+    reg         pq_800;  // stencil2d_local.cl:18:23
+    reg         pq_801;  // stencil2d_local.cl:18:23
     reg  [63:0] pq_808;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_809;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_810;  // stencil2d_local.cl:18:9
@@ -963,86 +963,86 @@ module stencil2d_datapath (
     reg  [63:0] pq_846;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_847;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_848;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_849;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_850;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_851;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_852;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_853;  // stencil2d_local.cl:18:9
     reg  [5:0]  p1_drain;
-    wire [63:0] w_856;  // stencil2d_local.cl:17:5
+    wire [63:0] w_861;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_857;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_858;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_859;  // stencil2d_local.cl:7:6
-    wire        pw_860;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_862;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_863;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_864;  // stencil2d_local.cl:7:6
+    wire        pw_865;  // stencil2d_local.cl:7:6
     reg         p0_go;
-    wire [31:0] w_861;  // stencil2d_local.cl:11:14
-    wire [63:0] w_862;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_863;  // stencil2d_local.cl:11:14
-    wire [63:0] w_864;  // stencil2d_local.cl:11:14
-    wire [31:0] w_865;  // stencil2d_local.cl:12:14
-    wire [63:0] w_866;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_867;  // stencil2d_local.cl:12:14
-    wire [63:0] w_868;  // stencil2d_local.cl:12:14
-    wire [63:0] w_869;  // stencil2d_local.cl:16:5
-    wire [63:0] w_870;  // stencil2d_local.cl:16:20
-    wire [31:0] w_871;  // stencil2d_local.cl:16:28
-    wire [63:0] w_872;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_873;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_874;  // stencil2d_local.cl:11:14
+    wire [31:0] w_866;  // stencil2d_local.cl:11:14
+    wire [63:0] w_867;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_868;  // stencil2d_local.cl:11:14
+    wire [31:0] w_869;  // stencil2d_local.cl:12:14
+    wire [63:0] w_870;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_871;  // stencil2d_local.cl:12:14
+    wire [63:0] w_872;  // stencil2d_local.cl:16:5
+    wire [63:0] w_873;  // stencil2d_local.cl:16:20
+    wire [31:0] w_874;  // stencil2d_local.cl:16:28
     wire [31:0] pw_875;  // stencil2d_local.cl:11:14
-    wire [63:0] pw_876;  // stencil2d_local.cl:12:14
-    wire [63:0] pw_877;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_878;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_879;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_882;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_885;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_886;  // stencil2d_local.cl:16:23
-    wire [63:0] pw_887;  // stencil2d_local.cl:16:20
-    wire [63:0] w_888;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_889;  // stencil2d_local.cl:16:20
-    wire [63:0] pw_890;  // stencil2d_local.cl:16:20
-    wire [31:0] pld_891;  // stencil2d_local.cl:16:20
-    wire [15:0] pw_892;  // stencil2d_local.cl:16:5
-    wire [15:0] w_893;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_894;  // stencil2d_local.cl:16:5
-    wire [15:0] w_895;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_896;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_897;  // stencil2d_local.cl:16:5
-    wire [15:0] w_898;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_899;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_900;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_901;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_902;  // stencil2d_local.cl:16:5
-    wire [7:0]  w_903;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_904;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_905;  // stencil2d_local.cl:16:5
+    wire [31:0] w_876;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_877;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_878;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_879;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_880;  // stencil2d_local.cl:12:14
+    wire [31:0] w_881;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_882;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_883;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_884;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_885;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_888;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_891;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_892;  // stencil2d_local.cl:16:23
+    wire [63:0] pw_893;  // stencil2d_local.cl:16:20
+    wire [63:0] w_894;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_895;  // stencil2d_local.cl:16:20
+    wire [63:0] pw_896;  // stencil2d_local.cl:16:20
+    wire [31:0] pld_897;  // stencil2d_local.cl:16:20
+    wire [15:0] pw_898;  // stencil2d_local.cl:16:5
+    wire [15:0] w_899;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_900;  // stencil2d_local.cl:16:5
+    wire [15:0] w_901;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_902;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_903;  // stencil2d_local.cl:16:5
+    wire [15:0] w_904;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_905;  // stencil2d_local.cl:16:5
     wire [63:0] pw_906;  // stencil2d_local.cl:16:5
     wire [63:0] pw_907;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_954;  // stencil2d_local.cl:16:5
-    wire [63:0] pwa_955;
-    wire [63:0] pv_956;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_957;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_958;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_959;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_960;  // stencil2d_local.cl:7:6
-    wire        pw_961;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_962;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_908;  // stencil2d_local.cl:16:5
+    wire [7:0]  w_909;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_910;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_911;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_912;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_913;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_960;  // stencil2d_local.cl:16:5
+    wire [63:0] pwa_961;
+    wire [63:0] pv_962;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_963;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_964;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_965;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_966;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_967;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_968;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_969;  // stencil2d_local.cl:7:6
-    reg  [31:0] pq_880;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_881;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_883;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_884;  // stencil2d_local.cl:16:23
-    reg  [63:0] pq_908;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_909;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_910;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_911;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_912;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_913;  // stencil2d_local.cl:16:5
+    wire [7:0]  w_964;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_965;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_966;  // stencil2d_local.cl:7:6
+    wire        pw_967;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_968;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_969;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_970;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_971;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_972;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_973;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_974;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_975;  // stencil2d_local.cl:7:6
+    reg  [31:0] pq_886;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_887;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_889;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_890;  // stencil2d_local.cl:16:23
     reg  [63:0] pq_914;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_915;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_916;  // stencil2d_local.cl:16:5
@@ -1083,8 +1083,14 @@ module stencil2d_datapath (
     reg  [63:0] pq_951;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_952;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_953;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_954;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_955;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_956;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_957;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_958;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_959;  // stencil2d_local.cl:16:5
     reg  [5:0]  p0_drain;
-    wire [63:0] w_970;  // stencil2d_local.cl:7:6
+    wire [63:0] w_976;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v2_lx = 32'h00000000;
@@ -1172,462 +1178,468 @@ module stencil2d_datapath (
     assign w_5 = 32'h00000000;
     assign w_6 = {32'h00000000, group_0};
     assign pv_7 = v12_lid_x;
-    assign w_8 = 64'h0000000000000000;
-    assign w_9 = 32'h00000001;
-    assign w_10 = {32'h00000000, group_1};
-    assign pv_11 = v13_lid_y;
+    assign w_8 = 32'h00000001;
+    assign w_9 = {32'h00000000, group_1};
+    assign pv_10 = v13_lid_y;
+    assign w_11 = 32'h3f000000;
     assign w_12 = 64'h0000000000000000;
-    assign w_13 = 32'h3f000000;
-    assign w_14 = 64'h0000000000000000;
-    assign pw_15 = pv_11[15:0];
-    assign w_16 = 16'h0006;
-    assign pw_17 = (pw_15 << w_16);
-    assign w_18 = 16'h0003;
-    assign pw_19 = (pw_15 << w_18);
-    assign pw_20 = (pw_17 + pw_19);
-    assign w_21 = 16'h0048;
-    assign pw_22 = (pw_20 + w_21);
-    assign pw_23 = {48'h000000000000, pw_22[15:0]};
-    assign pw_24 = (w_14 + pw_23);
-    assign pw_26 = pq_25[7:0];
-    assign w_27 = 8'h01;
-    assign pw_28 = (pw_26 + w_27);
-    assign w_29 = 8'h04;
-    assign pw_30 = $unsigned($signed(pw_28) * $signed(w_29));
-    assign pw_31 = {56'h00000000000000, pw_30[7:0]};
-    assign pw_33 = (pq_32 + pw_31);
-    assign pwa_52 = (pq_51 >> 64'h0000000000000002);
-    assign prd_53 = obj0_tile_rdata[31:0];
-    assign go_54 = 1'h1;
+    assign pw_13 = pv_10[15:0];
+    assign w_14 = 16'h0006;
+    assign pw_15 = (pw_13 << w_14);
+    assign w_16 = 16'h0003;
+    assign pw_17 = (pw_13 << w_16);
+    assign pw_18 = (pw_15 + pw_17);
+    assign w_19 = 16'h0048;
+    assign pw_20 = (pw_18 + w_19);
+    assign pw_21 = {48'h000000000000, pw_20[15:0]};
+    assign pw_22 = (w_12 + pw_21);
+    assign pw_24 = pq_23[7:0];
+    assign w_25 = 8'h01;
+    assign pw_26 = (pw_24 + w_25);
+    assign w_27 = 8'h04;
+    assign pw_28 = $unsigned($signed(pw_26) * $signed(w_27));
+    assign pw_29 = {56'h00000000000000, pw_28[7:0]};
+    assign pw_31 = (pq_30 + pw_29);
+    assign pwa_50 = (pq_49 >> 64'h0000000000000002);
+    assign prd_51 = obj0_tile_rdata[31:0];
+    assign go_52 = 1'h1;
 
     ohls_fp_mul p5u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_54),
-        .a(w_13),
-        .b(prd_53),
+        .in_valid(go_52),
+        .a(w_11),
+        .b(prd_51),
         .out_valid(p5u0_fp_mul_valid),
         .result(p5u0_fp_mul_result)
     );
-    assign fnan_55 = p5u0_fp_mul_result;
-    assign fov_56 = {((((&w_13[30:23]) && (!1'h1)) || ((&prd_53[30:23]) && (!(prd_53[22:0] == 23'h000000)))) || ((((&w_13[30:23]) && 1'h1) && (prd_53[30:0] == 31'h00000000)) || (1'h0 && ((&prd_53[30:23]) && (prd_53[22:0] == 23'h000000))))), (((&w_13[30:23]) && (!1'h1)) ? (w_13 | 32'h00400000) : (((&prd_53[30:23]) && (!(prd_53[22:0] == 23'h000000))) ? (prd_53 | 32'h00400000) : (((((&w_13[30:23]) && 1'h1) && (prd_53[30:0] == 31'h00000000)) || (1'h0 && ((&prd_53[30:23]) && (prd_53[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_61 = (pd_60[32] ? pd_60[31:0] : fnan_55);
-    assign w_62 = 32'h3e000000;
-    assign w_63 = 64'hfffffffffffffffc;
-    assign pw_64 = (pw_33 + w_63);
-    assign pwa_65 = (pw_64 >> 64'h0000000000000002);
-    assign prd_66 = obj0_tile_r1_rdata[31:0];
-    assign w_67 = 64'h0000000000000004;
-    assign pw_68 = (pw_33 + w_67);
-    assign pwa_69 = (pw_68 >> 64'h0000000000000002);
-    assign prd_70 = obj0_tile_r2_rdata[31:0];
-    assign go_71 = 1'h1;
+    assign fnan_53 = p5u0_fp_mul_result;
+    assign fov_54 = {((((&w_11[30:23]) && (!1'h1)) || ((&prd_51[30:23]) && (!(prd_51[22:0] == 23'h000000)))) || ((((&w_11[30:23]) && 1'h1) && (prd_51[30:0] == 31'h00000000)) || (1'h0 && ((&prd_51[30:23]) && (prd_51[22:0] == 23'h000000))))), (((&w_11[30:23]) && (!1'h1)) ? (w_11 | 32'h00400000) : (((&prd_51[30:23]) && (!(prd_51[22:0] == 23'h000000))) ? (prd_51 | 32'h00400000) : (((((&w_11[30:23]) && 1'h1) && (prd_51[30:0] == 31'h00000000)) || (1'h0 && ((&prd_51[30:23]) && (prd_51[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_59 = (pd_58[32] ? pd_58[31:0] : fnan_53);
+    assign w_60 = 32'h3e000000;
+    assign w_61 = 64'hfffffffffffffffc;
+    assign pw_62 = (pw_31 + w_61);
+    assign pwa_63 = (pw_62 >> 64'h0000000000000002);
+    assign prd_64 = obj0_tile_r1_rdata[31:0];
+    assign w_65 = 64'h0000000000000004;
+    assign pw_66 = (pw_31 + w_65);
+    assign pwa_67 = (pw_66 >> 64'h0000000000000002);
+    assign prd_68 = obj0_tile_r2_rdata[31:0];
+    assign go_69 = 1'h1;
 
     ohls_fp_add p5u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_71),
-        .a(prd_66),
-        .b(prd_70),
+        .in_valid(go_69),
+        .a(prd_64),
+        .b(prd_68),
         .sub(1'h0),
         .out_valid(p5u1_fp_add_valid),
         .result(p5u1_fp_add_result)
     );
-    assign fnan_72 = p5u1_fp_add_result;
-    assign fov_73 = {((((&prd_66[30:23]) && (!(prd_66[22:0] == 23'h000000))) || ((&prd_70[30:23]) && (!(prd_70[22:0] == 23'h000000)))) || ((((&prd_66[30:23]) && (prd_66[22:0] == 23'h000000)) && ((&prd_70[30:23]) && (prd_70[22:0] == 23'h000000))) && (!(prd_66[31] == prd_70[31])))), (((&prd_66[30:23]) && (!(prd_66[22:0] == 23'h000000))) ? (prd_66 | 32'h00400000) : (((&prd_70[30:23]) && (!(prd_70[22:0] == 23'h000000))) ? (prd_70 | 32'h00400000) : (((((&prd_66[30:23]) && (prd_66[22:0] == 23'h000000)) && ((&prd_70[30:23]) && (prd_70[22:0] == 23'h000000))) && (!(prd_66[31] == prd_70[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_80 = (pd_79[32] ? pd_79[31:0] : fnan_72);
-    assign w_81 = 64'hffffffffffffffb8;
-    assign pw_88 = (pq_87 + w_81);
-    assign pw_95 = (pw_88 + pq_94);
-    assign pwa_96 = (pw_95 >> 64'h0000000000000002);
-    assign prd_97 = obj0_tile_r3_rdata[31:0];
-    assign go_98 = 1'h1;
+    assign fnan_70 = p5u1_fp_add_result;
+    assign fov_71 = {((((&prd_64[30:23]) && (!(prd_64[22:0] == 23'h000000))) || ((&prd_68[30:23]) && (!(prd_68[22:0] == 23'h000000)))) || ((((&prd_64[30:23]) && (prd_64[22:0] == 23'h000000)) && ((&prd_68[30:23]) && (prd_68[22:0] == 23'h000000))) && (!(prd_64[31] == prd_68[31])))), (((&prd_64[30:23]) && (!(prd_64[22:0] == 23'h000000))) ? (prd_64 | 32'h00400000) : (((&prd_68[30:23]) && (!(prd_68[22:0] == 23'h000000))) ? (prd_68 | 32'h00400000) : (((((&prd_64[30:23]) && (prd_64[22:0] == 23'h000000)) && ((&prd_68[30:23]) && (prd_68[22:0] == 23'h000000))) && (!(prd_64[31] == prd_68[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_78 = (pd_77[32] ? pd_77[31:0] : fnan_70);
+    assign w_79 = 64'hffffffffffffffb8;
+    assign pw_86 = (pq_85 + w_79);
+    assign pw_93 = (pw_86 + pq_92);
+    assign pwa_94 = (pw_93 >> 64'h0000000000000002);
+    assign prd_95 = obj0_tile_r3_rdata[31:0];
+    assign go_96 = 1'h1;
 
     ohls_fp_add p5u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_98),
-        .a(pw_80),
-        .b(prd_97),
+        .in_valid(go_96),
+        .a(pw_78),
+        .b(prd_95),
         .sub(1'h0),
         .out_valid(p5u2_fp_add_valid),
         .result(p5u2_fp_add_result)
     );
-    assign fnan_99 = p5u2_fp_add_result;
-    assign fov_100 = {((((&pw_80[30:23]) && (!(pw_80[22:0] == 23'h000000))) || ((&prd_97[30:23]) && (!(prd_97[22:0] == 23'h000000)))) || ((((&pw_80[30:23]) && (pw_80[22:0] == 23'h000000)) && ((&prd_97[30:23]) && (prd_97[22:0] == 23'h000000))) && (!(pw_80[31] == prd_97[31])))), (((&pw_80[30:23]) && (!(pw_80[22:0] == 23'h000000))) ? (pw_80 | 32'h00400000) : (((&prd_97[30:23]) && (!(prd_97[22:0] == 23'h000000))) ? (prd_97 | 32'h00400000) : (((((&pw_80[30:23]) && (pw_80[22:0] == 23'h000000)) && ((&prd_97[30:23]) && (prd_97[22:0] == 23'h000000))) && (!(pw_80[31] == prd_97[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_107 = (pd_106[32] ? pd_106[31:0] : fnan_99);
-    assign w_108 = 64'h0000000000000048;
-    assign pw_115 = (pq_114 + w_108);
-    assign pw_122 = (pw_115 + pq_121);
-    assign pwa_123 = (pw_122 >> 64'h0000000000000002);
-    assign prd_124 = obj0_tile_r4_rdata[31:0];
-    assign go_125 = 1'h1;
+    assign fnan_97 = p5u2_fp_add_result;
+    assign fov_98 = {((((&pw_78[30:23]) && (!(pw_78[22:0] == 23'h000000))) || ((&prd_95[30:23]) && (!(prd_95[22:0] == 23'h000000)))) || ((((&pw_78[30:23]) && (pw_78[22:0] == 23'h000000)) && ((&prd_95[30:23]) && (prd_95[22:0] == 23'h000000))) && (!(pw_78[31] == prd_95[31])))), (((&pw_78[30:23]) && (!(pw_78[22:0] == 23'h000000))) ? (pw_78 | 32'h00400000) : (((&prd_95[30:23]) && (!(prd_95[22:0] == 23'h000000))) ? (prd_95 | 32'h00400000) : (((((&pw_78[30:23]) && (pw_78[22:0] == 23'h000000)) && ((&prd_95[30:23]) && (prd_95[22:0] == 23'h000000))) && (!(pw_78[31] == prd_95[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_105 = (pd_104[32] ? pd_104[31:0] : fnan_97);
+    assign w_106 = 64'h0000000000000048;
+    assign pw_113 = (pq_112 + w_106);
+    assign pw_120 = (pw_113 + pq_119);
+    assign pwa_121 = (pw_120 >> 64'h0000000000000002);
+    assign prd_122 = obj0_tile_r4_rdata[31:0];
+    assign go_123 = 1'h1;
 
     ohls_fp_add p5u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_125),
-        .a(pw_107),
-        .b(prd_124),
+        .in_valid(go_123),
+        .a(pw_105),
+        .b(prd_122),
         .sub(1'h0),
         .out_valid(p5u3_fp_add_valid),
         .result(p5u3_fp_add_result)
     );
-    assign fnan_126 = p5u3_fp_add_result;
-    assign fov_127 = {((((&pw_107[30:23]) && (!(pw_107[22:0] == 23'h000000))) || ((&prd_124[30:23]) && (!(prd_124[22:0] == 23'h000000)))) || ((((&pw_107[30:23]) && (pw_107[22:0] == 23'h000000)) && ((&prd_124[30:23]) && (prd_124[22:0] == 23'h000000))) && (!(pw_107[31] == prd_124[31])))), (((&pw_107[30:23]) && (!(pw_107[22:0] == 23'h000000))) ? (pw_107 | 32'h00400000) : (((&prd_124[30:23]) && (!(prd_124[22:0] == 23'h000000))) ? (prd_124 | 32'h00400000) : (((((&pw_107[30:23]) && (pw_107[22:0] == 23'h000000)) && ((&prd_124[30:23]) && (prd_124[22:0] == 23'h000000))) && (!(pw_107[31] == prd_124[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_134 = (pd_133[32] ? pd_133[31:0] : fnan_126);
-    assign go_135 = 1'h1;
+    assign fnan_124 = p5u3_fp_add_result;
+    assign fov_125 = {((((&pw_105[30:23]) && (!(pw_105[22:0] == 23'h000000))) || ((&prd_122[30:23]) && (!(prd_122[22:0] == 23'h000000)))) || ((((&pw_105[30:23]) && (pw_105[22:0] == 23'h000000)) && ((&prd_122[30:23]) && (prd_122[22:0] == 23'h000000))) && (!(pw_105[31] == prd_122[31])))), (((&pw_105[30:23]) && (!(pw_105[22:0] == 23'h000000))) ? (pw_105 | 32'h00400000) : (((&prd_122[30:23]) && (!(prd_122[22:0] == 23'h000000))) ? (prd_122 | 32'h00400000) : (((((&pw_105[30:23]) && (pw_105[22:0] == 23'h000000)) && ((&prd_122[30:23]) && (prd_122[22:0] == 23'h000000))) && (!(pw_105[31] == prd_122[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_132 = (pd_131[32] ? pd_131[31:0] : fnan_124);
+    assign go_133 = 1'h1;
 
     ohls_fp_mul p5u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_135),
-        .a(w_62),
-        .b(pw_134),
+        .in_valid(go_133),
+        .a(w_60),
+        .b(pw_132),
         .out_valid(p5u4_fp_mul_valid),
         .result(p5u4_fp_mul_result)
     );
-    assign fnan_136 = p5u4_fp_mul_result;
-    assign fov_137 = {((((&w_62[30:23]) && (!1'h1)) || ((&pw_134[30:23]) && (!(pw_134[22:0] == 23'h000000)))) || ((((&w_62[30:23]) && 1'h1) && (pw_134[30:0] == 31'h00000000)) || (1'h0 && ((&pw_134[30:23]) && (pw_134[22:0] == 23'h000000))))), (((&w_62[30:23]) && (!1'h1)) ? (w_62 | 32'h00400000) : (((&pw_134[30:23]) && (!(pw_134[22:0] == 23'h000000))) ? (pw_134 | 32'h00400000) : (((((&w_62[30:23]) && 1'h1) && (pw_134[30:0] == 31'h00000000)) || (1'h0 && ((&pw_134[30:23]) && (pw_134[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_142 = (pd_141[32] ? pd_141[31:0] : fnan_136);
-    assign go_143 = 1'h1;
+    assign fnan_134 = p5u4_fp_mul_result;
+    assign fov_135 = {((((&w_60[30:23]) && (!1'h1)) || ((&pw_132[30:23]) && (!(pw_132[22:0] == 23'h000000)))) || ((((&w_60[30:23]) && 1'h1) && (pw_132[30:0] == 31'h00000000)) || (1'h0 && ((&pw_132[30:23]) && (pw_132[22:0] == 23'h000000))))), (((&w_60[30:23]) && (!1'h1)) ? (w_60 | 32'h00400000) : (((&pw_132[30:23]) && (!(pw_132[22:0] == 23'h000000))) ? (pw_132 | 32'h00400000) : (((((&w_60[30:23]) && 1'h1) && (pw_132[30:0] == 31'h00000000)) || (1'h0 && ((&pw_132[30:23]) && (pw_132[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_140 = (pd_139[32] ? pd_139[31:0] : fnan_134);
+    assign go_141 = 1'h1;
 
     ohls_fp_add p5u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_143),
-        .a(pw_61),
-        .b(pw_142),
+        .in_valid(go_141),
+        .a(pw_59),
+        .b(pw_140),
         .sub(1'h0),
         .out_valid(p5u5_fp_add_valid),
         .result(p5u5_fp_add_result)
     );
-    assign fnan_144 = p5u5_fp_add_result;
-    assign fov_145 = {((((&pw_61[30:23]) && (!(pw_61[22:0] == 23'h000000))) || ((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000)))) || ((((&pw_61[30:23]) && (pw_61[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pw_61[31] == pw_142[31])))), (((&pw_61[30:23]) && (!(pw_61[22:0] == 23'h000000))) ? (pw_61 | 32'h00400000) : (((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000))) ? (pw_142 | 32'h00400000) : (((((&pw_61[30:23]) && (pw_61[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pw_61[31] == pw_142[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_152 = (pd_151[32] ? pd_151[31:0] : fnan_144);
-    assign w_153 = {32'h00000000, out_base};
-    assign w_154 = arg_width;
-    assign w_155 = 64'h0000000000000010;
-    assign pw_156 = $unsigned($signed(w_6) * $signed(w_155));
-    assign pw_186 = (pw_156 | pq_185);
-    assign pw_187 = pw_186[31:0];
-    assign pw_188 = $unsigned($signed(w_10) * $signed(w_155));
-    assign pw_216 = (pw_188 | pq_215);
-    assign pw_217 = pw_216[31:0];
-    assign pw_218 = $unsigned($signed(pw_217) * $signed(w_154));
-    assign pw_222 = (pw_187 + pq_221);
-    assign pw_223 = {{32{pw_222[31]}}, pw_222[31:0]};
-    assign pw_224 = $unsigned($signed(pw_223) * $signed(w_67));
-    assign pw_225 = (w_153 + pw_224);
-    assign pv_226 = v12_lid_x;
-    assign pw_227 = pv_226[7:0];
-    assign w_228 = 8'h01;
-    assign pw_229 = (pw_227 + w_228);
-    assign w_230 = 8'h10;
-    assign pw_231 = (pw_229 == w_230);
-    assign w_232 = 8'h00;
-    assign pw_233 = (pw_231 ? w_232 : pw_229);
-    assign pw_234 = {56'h00000000000000, pw_233[7:0]};
-    assign pv_235 = v13_lid_y;
-    assign pw_236 = pv_235[7:0];
-    assign pw_237 = (pw_236 + w_228);
-    assign pw_238 = (pw_231 ? pw_237 : pw_236);
-    assign pw_239 = {56'h00000000000000, pw_238[7:0]};
+    assign fnan_142 = p5u5_fp_add_result;
+    assign fov_143 = {((((&pw_59[30:23]) && (!(pw_59[22:0] == 23'h000000))) || ((&pw_140[30:23]) && (!(pw_140[22:0] == 23'h000000)))) || ((((&pw_59[30:23]) && (pw_59[22:0] == 23'h000000)) && ((&pw_140[30:23]) && (pw_140[22:0] == 23'h000000))) && (!(pw_59[31] == pw_140[31])))), (((&pw_59[30:23]) && (!(pw_59[22:0] == 23'h000000))) ? (pw_59 | 32'h00400000) : (((&pw_140[30:23]) && (!(pw_140[22:0] == 23'h000000))) ? (pw_140 | 32'h00400000) : (((((&pw_59[30:23]) && (pw_59[22:0] == 23'h000000)) && ((&pw_140[30:23]) && (pw_140[22:0] == 23'h000000))) && (!(pw_59[31] == pw_140[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_150 = (pd_149[32] ? pd_149[31:0] : fnan_142);
+    assign w_151 = {32'h00000000, out_base};
+    assign w_152 = arg_width;
+    assign pw_153 = w_6[31:0];
+    assign w_154 = 32'h00000010;
+    assign pw_155 = $unsigned($signed(pw_153) * $signed(w_154));
+    assign pw_185 = pq_184[31:0];
+    assign pw_186 = (pw_155 | pw_185);
+    assign pw_187 = w_9[31:0];
+    assign w_188 = 32'h00000010;
+    assign pw_189 = $unsigned($signed(pw_187) * $signed(w_188));
+    assign pw_217 = pq_216[31:0];
+    assign pw_218 = (pw_189 | pw_217);
+    assign pw_219 = $unsigned($signed(pw_218) * $signed(w_152));
+    assign pw_223 = (pw_186 + pq_222);
+    assign pw_224 = {{32{pw_223[31]}}, pw_223[31:0]};
+    assign pw_225 = $unsigned($signed(pw_224) * $signed(w_65));
+    assign pw_226 = (w_151 + pw_225);
+    assign pv_227 = v12_lid_x;
+    assign pw_228 = pv_227[7:0];
+    assign w_229 = 8'h01;
+    assign pw_230 = (pw_228 + w_229);
+    assign w_231 = 8'h10;
+    assign pw_232 = (pw_230 == w_231);
+    assign w_233 = 8'h00;
+    assign pw_234 = (pw_232 ? w_233 : pw_230);
+    assign pw_235 = {56'h00000000000000, pw_234[7:0]};
+    assign pv_236 = v13_lid_y;
+    assign pw_237 = pv_236[7:0];
+    assign pw_238 = (pw_237 + w_229);
+    assign pw_239 = (pw_232 ? pw_238 : pw_237);
+    assign pw_240 = {56'h00000000000000, pw_239[7:0]};
     assign p5_stall = ((p5_valid[30] && 1'h1) && (!out_st_req_ready));
-    assign w_240 = 64'h0000000000000000;
+    assign w_241 = 64'h0000000000000000;
     assign p4_en = (!p4_stall);
-    assign pv_241 = v12_lid_x;
-    assign pw_242 = pv_241[7:0];
-    assign w_243 = 8'h10;
-    assign pw_244 = (pw_242 < w_243);
-    assign w_245 = 32'h00000000;
-    assign w_246 = {32'h00000000, group_0};
-    assign pv_247 = v12_lid_x;
-    assign w_248 = 64'h0000000000000000;
-    assign w_249 = 64'h0000000000000010;
-    assign pw_250 = $unsigned($signed(w_246) * $signed(w_249));
-    assign pw_251 = (pw_250 | pv_247);
-    assign pw_252 = pw_251[31:0];
-    assign w_253 = 32'h00000001;
-    assign w_254 = {32'h00000000, group_1};
-    assign pv_255 = v13_lid_y;
-    assign w_256 = 64'h0000000000000000;
-    assign pw_257 = $unsigned($signed(w_254) * $signed(w_249));
-    assign pw_258 = (pw_257 | pv_255);
-    assign pw_259 = pw_258[31:0];
-    assign w_260 = 64'h0000000000000000;
-    assign w_261 = arg_height;
-    assign w_262 = 64'h00000000000004c8;
-    assign pw_263 = (w_260 + w_262);
-    assign pw_264 = pv_247[7:0];
-    assign w_265 = 8'h01;
-    assign pw_266 = (pw_264 + w_265);
-    assign w_267 = 8'h04;
-    assign pw_268 = $unsigned($signed(pw_266) * $signed(w_267));
-    assign pw_269 = {56'h00000000000000, pw_268[7:0]};
-    assign pw_270 = (pw_263 + pw_269);
-    assign w_271 = 32'hffffffff;
-    assign pw_272 = (w_261 + w_271);
-    assign pw_273 = ((pw_259 ^ 32'h80000000) < (pw_272 ^ 32'h80000000));
-    assign w_274 = {32'h00000000, in_base};
-    assign w_275 = 32'h00000001;
-    assign pw_276 = (pw_259 + w_275);
-    assign w_277 = arg_width;
-    assign pw_278 = $unsigned($signed(pw_276) * $signed(w_277));
-    assign pw_285 = (pq_281 + pq_284);
-    assign pw_286 = {{32{pw_285[31]}}, pw_285[31:0]};
-    assign w_287 = 64'h0000000000000004;
-    assign pw_288 = $unsigned($signed(pw_286) * $signed(w_287));
-    assign pw_289 = (w_274 + pw_288);
-    assign pld_337 = in_ld_resp_data;
-    assign pv_338 = v10_cond;
-    assign pm_339 = ((1'h1 && pq_336) ? pld_337 : pv_338);
-    assign w_340 = 32'h00000000;
-    assign pm_341 = ((1'h1 && (!pq_336)) ? w_340 : pm_339);
-    assign pwa_389 = (pq_388 >> 64'h0000000000000002);
-    assign pv_390 = v12_lid_x;
-    assign pw_391 = pv_390[7:0];
-    assign w_392 = 8'h01;
-    assign pw_393 = (pw_391 + w_392);
-    assign pw_394 = {56'h00000000000000, pw_393[7:0]};
-    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_292)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_336)) && (!in_ld_resp_valid)));
-    assign w_395 = 64'h0000000000000000;
-    assign w_396 = 64'h000000000000000f;
+    assign pv_242 = v12_lid_x;
+    assign pw_243 = pv_242[7:0];
+    assign w_244 = 8'h10;
+    assign pw_245 = (pw_243 < w_244);
+    assign w_246 = 32'h00000000;
+    assign w_247 = {32'h00000000, group_0};
+    assign pv_248 = v12_lid_x;
+    assign pw_249 = w_247[31:0];
+    assign w_250 = 32'h00000010;
+    assign pw_251 = $unsigned($signed(pw_249) * $signed(w_250));
+    assign pw_252 = pv_248[31:0];
+    assign pw_253 = (pw_251 | pw_252);
+    assign w_254 = 32'h00000001;
+    assign w_255 = {32'h00000000, group_1};
+    assign pv_256 = v13_lid_y;
+    assign pw_257 = w_255[31:0];
+    assign w_258 = 32'h00000010;
+    assign pw_259 = $unsigned($signed(pw_257) * $signed(w_258));
+    assign pw_260 = pv_256[31:0];
+    assign pw_261 = (pw_259 | pw_260);
+    assign w_262 = 64'h0000000000000000;
+    assign w_263 = arg_height;
+    assign w_264 = 64'h00000000000004c8;
+    assign pw_265 = (w_262 + w_264);
+    assign pw_266 = pv_248[7:0];
+    assign w_267 = 8'h01;
+    assign pw_268 = (pw_266 + w_267);
+    assign w_269 = 8'h04;
+    assign pw_270 = $unsigned($signed(pw_268) * $signed(w_269));
+    assign pw_271 = {56'h00000000000000, pw_270[7:0]};
+    assign pw_272 = (pw_265 + pw_271);
+    assign w_273 = 32'hffffffff;
+    assign pw_274 = (w_263 + w_273);
+    assign pw_275 = ((pw_261 ^ 32'h80000000) < (pw_274 ^ 32'h80000000));
+    assign w_276 = {32'h00000000, in_base};
+    assign w_277 = 32'h00000001;
+    assign pw_278 = (pw_261 + w_277);
+    assign w_279 = arg_width;
+    assign pw_280 = $unsigned($signed(pw_278) * $signed(w_279));
+    assign pw_287 = (pq_283 + pq_286);
+    assign pw_288 = {{32{pw_287[31]}}, pw_287[31:0]};
+    assign w_289 = 64'h0000000000000004;
+    assign pw_290 = $unsigned($signed(pw_288) * $signed(w_289));
+    assign pw_291 = (w_276 + pw_290);
+    assign pld_339 = in_ld_resp_data;
+    assign pv_340 = v10_cond;
+    assign pm_341 = ((1'h1 && pq_338) ? pld_339 : pv_340);
+    assign w_342 = 32'h00000000;
+    assign pm_343 = ((1'h1 && (!pq_338)) ? w_342 : pm_341);
+    assign pwa_391 = (pq_390 >> 64'h0000000000000002);
+    assign pv_392 = v12_lid_x;
+    assign pw_393 = pv_392[7:0];
+    assign w_394 = 8'h01;
+    assign pw_395 = (pw_393 + w_394);
+    assign pw_396 = {56'h00000000000000, pw_395[7:0]};
+    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_294)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_338)) && (!in_ld_resp_valid)));
+    assign w_397 = 64'h0000000000000000;
+    assign w_398 = 64'h000000000000000f;
     assign p3_en = (!p3_stall);
-    assign pv_397 = v12_lid_x;
-    assign pw_398 = pv_397[7:0];
-    assign w_399 = 8'h10;
-    assign pw_400 = (pw_398 < w_399);
-    assign w_401 = 32'h00000000;
-    assign w_402 = {32'h00000000, group_0};
-    assign pv_403 = v12_lid_x;
-    assign w_404 = 64'h0000000000000000;
-    assign w_405 = 64'h0000000000000010;
-    assign pw_406 = $unsigned($signed(w_402) * $signed(w_405));
-    assign pw_407 = (pw_406 | pv_403);
-    assign pw_408 = pw_407[31:0];
-    assign w_409 = 32'h00000001;
-    assign w_410 = {32'h00000000, group_1};
-    assign pv_411 = v13_lid_y;
-    assign w_412 = 64'h0000000000000000;
-    assign pw_413 = $unsigned($signed(w_410) * $signed(w_405));
-    assign pw_414 = (pw_413 | pv_411);
-    assign pw_415 = pw_414[31:0];
-    assign w_416 = 64'h0000000000000000;
-    assign pw_417 = pv_403[7:0];
-    assign w_418 = 8'h01;
-    assign pw_419 = (pw_417 + w_418);
-    assign w_420 = 8'h04;
-    assign pw_421 = $unsigned($signed(pw_419) * $signed(w_420));
-    assign pw_422 = {56'h00000000000000, pw_421[7:0]};
-    assign pw_423 = (w_416 + pw_422);
-    assign pw_424 = ((pw_415 ^ 32'h80000000) > (w_401 ^ 32'h80000000));
-    assign w_425 = {32'h00000000, in_base};
-    assign w_426 = 32'h00000001;
-    assign pw_427 = (pw_415 - w_426);
-    assign w_428 = arg_width;
-    assign pw_429 = $unsigned($signed(pw_427) * $signed(w_428));
-    assign pw_436 = (pq_432 + pq_435);
-    assign pw_437 = {{32{pw_436[31]}}, pw_436[31:0]};
-    assign w_438 = 64'h0000000000000004;
-    assign pw_439 = $unsigned($signed(pw_437) * $signed(w_438));
-    assign pw_440 = (w_425 + pw_439);
-    assign pld_488 = in_ld_resp_data;
-    assign pv_489 = v8_cond;
-    assign pm_490 = ((1'h1 && pq_487) ? pld_488 : pv_489);
-    assign w_491 = 32'h00000000;
-    assign pm_492 = ((1'h1 && (!pq_487)) ? w_491 : pm_490);
-    assign pwa_540 = (pq_539 >> 64'h0000000000000002);
-    assign pv_541 = v12_lid_x;
-    assign pw_542 = pv_541[7:0];
-    assign w_543 = 8'h01;
-    assign pw_544 = (pw_542 + w_543);
-    assign pw_545 = {56'h00000000000000, pw_544[7:0]};
-    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_443)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_487)) && (!in_ld_resp_valid)));
-    assign w_546 = 64'h0000000000000000;
+    assign pv_399 = v12_lid_x;
+    assign pw_400 = pv_399[7:0];
+    assign w_401 = 8'h10;
+    assign pw_402 = (pw_400 < w_401);
+    assign w_403 = 32'h00000000;
+    assign w_404 = {32'h00000000, group_0};
+    assign pv_405 = v12_lid_x;
+    assign pw_406 = w_404[31:0];
+    assign w_407 = 32'h00000010;
+    assign pw_408 = $unsigned($signed(pw_406) * $signed(w_407));
+    assign pw_409 = pv_405[31:0];
+    assign pw_410 = (pw_408 | pw_409);
+    assign w_411 = 32'h00000001;
+    assign w_412 = {32'h00000000, group_1};
+    assign pv_413 = v13_lid_y;
+    assign pw_414 = w_412[31:0];
+    assign w_415 = 32'h00000010;
+    assign pw_416 = $unsigned($signed(pw_414) * $signed(w_415));
+    assign pw_417 = pv_413[31:0];
+    assign pw_418 = (pw_416 | pw_417);
+    assign w_419 = 64'h0000000000000000;
+    assign pw_420 = pv_405[7:0];
+    assign w_421 = 8'h01;
+    assign pw_422 = (pw_420 + w_421);
+    assign w_423 = 8'h04;
+    assign pw_424 = $unsigned($signed(pw_422) * $signed(w_423));
+    assign pw_425 = {56'h00000000000000, pw_424[7:0]};
+    assign pw_426 = (w_419 + pw_425);
+    assign pw_427 = ((pw_418 ^ 32'h80000000) > (w_403 ^ 32'h80000000));
+    assign w_428 = {32'h00000000, in_base};
+    assign w_429 = 32'h00000001;
+    assign pw_430 = (pw_418 - w_429);
+    assign w_431 = arg_width;
+    assign pw_432 = $unsigned($signed(pw_430) * $signed(w_431));
+    assign pw_439 = (pq_435 + pq_438);
+    assign pw_440 = {{32{pw_439[31]}}, pw_439[31:0]};
+    assign w_441 = 64'h0000000000000004;
+    assign pw_442 = $unsigned($signed(pw_440) * $signed(w_441));
+    assign pw_443 = (w_428 + pw_442);
+    assign pld_491 = in_ld_resp_data;
+    assign pv_492 = v8_cond;
+    assign pm_493 = ((1'h1 && pq_490) ? pld_491 : pv_492);
+    assign w_494 = 32'h00000000;
+    assign pm_495 = ((1'h1 && (!pq_490)) ? w_494 : pm_493);
+    assign pwa_543 = (pq_542 >> 64'h0000000000000002);
+    assign pv_544 = v12_lid_x;
+    assign pw_545 = pv_544[7:0];
+    assign w_546 = 8'h01;
+    assign pw_547 = (pw_545 + w_546);
+    assign pw_548 = {56'h00000000000000, pw_547[7:0]};
+    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_446)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_490)) && (!in_ld_resp_valid)));
+    assign w_549 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_547 = v13_lid_y;
-    assign pw_548 = pv_547[7:0];
-    assign w_549 = 8'h10;
-    assign pw_550 = (pw_548 < w_549);
-    assign w_551 = 32'h00000000;
-    assign w_552 = {32'h00000000, group_0};
-    assign pv_553 = v12_lid_x;
-    assign w_554 = 64'h0000000000000000;
-    assign w_555 = 64'h0000000000000010;
-    assign pw_556 = $unsigned($signed(w_552) * $signed(w_555));
-    assign pw_557 = (pw_556 | pv_553);
-    assign pw_558 = pw_557[31:0];
-    assign w_559 = 32'h00000001;
-    assign w_560 = {32'h00000000, group_1};
-    assign pv_561 = v13_lid_y;
-    assign w_562 = 64'h0000000000000000;
-    assign pw_563 = $unsigned($signed(w_560) * $signed(w_555));
-    assign pw_564 = (pw_563 | pv_561);
-    assign pw_565 = pw_564[31:0];
-    assign w_566 = 64'h0000000000000000;
-    assign w_567 = arg_width;
-    assign pw_568 = pv_561[15:0];
-    assign w_569 = 16'h0003;
-    assign pw_570 = (pw_568 << w_569);
-    assign w_571 = 16'h0006;
-    assign pw_572 = (pw_568 << w_571);
-    assign pw_573 = (pw_570 + pw_572);
-    assign pw_574 = {48'h000000000000, pw_573[15:0]};
-    assign pw_575 = (w_566 + pw_574);
-    assign w_576 = 64'h000000000000008c;
-    assign pw_577 = (pw_575 + w_576);
-    assign w_578 = 32'hffffffff;
-    assign pw_579 = (w_567 + w_578);
-    assign pw_580 = ((pw_558 ^ 32'h80000000) < (pw_579 ^ 32'h80000000));
-    assign w_581 = {32'h00000000, in_base};
-    assign w_582 = arg_width;
-    assign pw_583 = $unsigned($signed(pw_565) * $signed(w_582));
-    assign pw_590 = (pq_586 + pq_589);
-    assign w_591 = 32'h00000001;
-    assign pw_592 = (pw_590 + w_591);
-    assign pw_593 = {{32{pw_592[31]}}, pw_592[31:0]};
-    assign w_594 = 64'h0000000000000004;
-    assign pw_595 = $unsigned($signed(pw_593) * $signed(w_594));
-    assign pw_596 = (w_581 + pw_595);
-    assign pld_644 = in_ld_resp_data;
-    assign pv_645 = v6_cond;
-    assign pm_646 = ((1'h1 && pq_643) ? pld_644 : pv_645);
-    assign w_647 = 32'h00000000;
-    assign pm_648 = ((1'h1 && (!pq_643)) ? w_647 : pm_646);
-    assign pwa_696 = (pq_695 >> 64'h0000000000000002);
-    assign pv_697 = v13_lid_y;
-    assign pw_698 = pv_697[7:0];
-    assign w_699 = 8'h01;
-    assign pw_700 = (pw_698 + w_699);
-    assign pw_701 = {56'h00000000000000, pw_700[7:0]};
-    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_599)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_643)) && (!in_ld_resp_valid)));
-    assign w_702 = 64'h0000000000000000;
-    assign w_703 = 64'h000000000000000f;
+    assign pv_550 = v13_lid_y;
+    assign pw_551 = pv_550[7:0];
+    assign w_552 = 8'h10;
+    assign pw_553 = (pw_551 < w_552);
+    assign w_554 = 32'h00000000;
+    assign w_555 = {32'h00000000, group_0};
+    assign pv_556 = v12_lid_x;
+    assign pw_557 = w_555[31:0];
+    assign w_558 = 32'h00000010;
+    assign pw_559 = $unsigned($signed(pw_557) * $signed(w_558));
+    assign pw_560 = pv_556[31:0];
+    assign pw_561 = (pw_559 | pw_560);
+    assign w_562 = 32'h00000001;
+    assign w_563 = {32'h00000000, group_1};
+    assign pv_564 = v13_lid_y;
+    assign pw_565 = w_563[31:0];
+    assign w_566 = 32'h00000010;
+    assign pw_567 = $unsigned($signed(pw_565) * $signed(w_566));
+    assign pw_568 = pv_564[31:0];
+    assign pw_569 = (pw_567 | pw_568);
+    assign w_570 = 64'h0000000000000000;
+    assign w_571 = arg_width;
+    assign pw_572 = pv_564[15:0];
+    assign w_573 = 16'h0003;
+    assign pw_574 = (pw_572 << w_573);
+    assign w_575 = 16'h0006;
+    assign pw_576 = (pw_572 << w_575);
+    assign pw_577 = (pw_574 + pw_576);
+    assign pw_578 = {48'h000000000000, pw_577[15:0]};
+    assign pw_579 = (w_570 + pw_578);
+    assign w_580 = 64'h000000000000008c;
+    assign pw_581 = (pw_579 + w_580);
+    assign w_582 = 32'hffffffff;
+    assign pw_583 = (w_571 + w_582);
+    assign pw_584 = ((pw_561 ^ 32'h80000000) < (pw_583 ^ 32'h80000000));
+    assign w_585 = {32'h00000000, in_base};
+    assign w_586 = arg_width;
+    assign pw_587 = $unsigned($signed(pw_569) * $signed(w_586));
+    assign pw_594 = (pq_590 + pq_593);
+    assign w_595 = 32'h00000001;
+    assign pw_596 = (pw_594 + w_595);
+    assign pw_597 = {{32{pw_596[31]}}, pw_596[31:0]};
+    assign w_598 = 64'h0000000000000004;
+    assign pw_599 = $unsigned($signed(pw_597) * $signed(w_598));
+    assign pw_600 = (w_585 + pw_599);
+    assign pld_648 = in_ld_resp_data;
+    assign pv_649 = v6_cond;
+    assign pm_650 = ((1'h1 && pq_647) ? pld_648 : pv_649);
+    assign w_651 = 32'h00000000;
+    assign pm_652 = ((1'h1 && (!pq_647)) ? w_651 : pm_650);
+    assign pwa_700 = (pq_699 >> 64'h0000000000000002);
+    assign pv_701 = v13_lid_y;
+    assign pw_702 = pv_701[7:0];
+    assign w_703 = 8'h01;
+    assign pw_704 = (pw_702 + w_703);
+    assign pw_705 = {56'h00000000000000, pw_704[7:0]};
+    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_603)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_647)) && (!in_ld_resp_valid)));
+    assign w_706 = 64'h0000000000000000;
+    assign w_707 = 64'h000000000000000f;
     assign p1_en = (!p1_stall);
-    assign pv_704 = v13_lid_y;
-    assign pw_705 = pv_704[7:0];
-    assign w_706 = 8'h10;
-    assign pw_707 = (pw_705 < w_706);
-    assign w_708 = 32'h00000000;
-    assign w_709 = {32'h00000000, group_0};
-    assign pv_710 = v12_lid_x;
-    assign w_711 = 64'h0000000000000000;
-    assign w_712 = 64'h0000000000000010;
-    assign pw_713 = $unsigned($signed(w_709) * $signed(w_712));
-    assign pw_714 = (pw_713 | pv_710);
-    assign pw_715 = pw_714[31:0];
-    assign w_716 = 32'h00000001;
-    assign w_717 = {32'h00000000, group_1};
-    assign pv_718 = v13_lid_y;
-    assign w_719 = 64'h0000000000000000;
-    assign pw_720 = $unsigned($signed(w_717) * $signed(w_712));
-    assign pw_721 = (pw_720 | pv_718);
-    assign pw_722 = pw_721[31:0];
-    assign w_723 = 64'h0000000000000000;
-    assign pw_724 = pv_718[15:0];
-    assign w_725 = 16'h0003;
-    assign pw_726 = (pw_724 << w_725);
-    assign w_727 = 16'h0006;
-    assign pw_728 = (pw_724 << w_727);
-    assign pw_729 = (pw_726 + pw_728);
-    assign w_730 = 16'h0048;
-    assign pw_731 = (pw_729 + w_730);
-    assign pw_732 = {48'h000000000000, pw_731[15:0]};
-    assign pw_733 = (w_723 + pw_732);
-    assign pw_734 = ((pw_715 ^ 32'h80000000) > (w_708 ^ 32'h80000000));
-    assign w_735 = {32'h00000000, in_base};
-    assign w_736 = arg_width;
-    assign pw_737 = $unsigned($signed(pw_722) * $signed(w_736));
-    assign pw_744 = (pq_740 + pq_743);
-    assign w_745 = 32'h00000001;
-    assign pw_746 = (pw_744 - w_745);
-    assign pw_747 = {{32{pw_746[31]}}, pw_746[31:0]};
-    assign w_748 = 64'h0000000000000004;
-    assign pw_749 = $unsigned($signed(pw_747) * $signed(w_748));
-    assign pw_750 = (w_735 + pw_749);
-    assign pld_798 = in_ld_resp_data;
-    assign pv_799 = v4_cond;
-    assign pm_800 = ((1'h1 && pq_797) ? pld_798 : pv_799);
-    assign w_801 = 32'h00000000;
-    assign pm_802 = ((1'h1 && (!pq_797)) ? w_801 : pm_800);
-    assign pwa_850 = (pq_849 >> 64'h0000000000000002);
-    assign pv_851 = v13_lid_y;
-    assign pw_852 = pv_851[7:0];
-    assign w_853 = 8'h01;
-    assign pw_854 = (pw_852 + w_853);
-    assign pw_855 = {56'h00000000000000, pw_854[7:0]};
-    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_753)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_797)) && (!in_ld_resp_valid)));
-    assign w_856 = 64'h0000000000000000;
+    assign pv_708 = v13_lid_y;
+    assign pw_709 = pv_708[7:0];
+    assign w_710 = 8'h10;
+    assign pw_711 = (pw_709 < w_710);
+    assign w_712 = 32'h00000000;
+    assign w_713 = {32'h00000000, group_0};
+    assign pv_714 = v12_lid_x;
+    assign pw_715 = w_713[31:0];
+    assign w_716 = 32'h00000010;
+    assign pw_717 = $unsigned($signed(pw_715) * $signed(w_716));
+    assign pw_718 = pv_714[31:0];
+    assign pw_719 = (pw_717 | pw_718);
+    assign w_720 = 32'h00000001;
+    assign w_721 = {32'h00000000, group_1};
+    assign pv_722 = v13_lid_y;
+    assign pw_723 = w_721[31:0];
+    assign w_724 = 32'h00000010;
+    assign pw_725 = $unsigned($signed(pw_723) * $signed(w_724));
+    assign pw_726 = pv_722[31:0];
+    assign pw_727 = (pw_725 | pw_726);
+    assign w_728 = 64'h0000000000000000;
+    assign pw_729 = pv_722[15:0];
+    assign w_730 = 16'h0003;
+    assign pw_731 = (pw_729 << w_730);
+    assign w_732 = 16'h0006;
+    assign pw_733 = (pw_729 << w_732);
+    assign pw_734 = (pw_731 + pw_733);
+    assign w_735 = 16'h0048;
+    assign pw_736 = (pw_734 + w_735);
+    assign pw_737 = {48'h000000000000, pw_736[15:0]};
+    assign pw_738 = (w_728 + pw_737);
+    assign pw_739 = ((pw_719 ^ 32'h80000000) > (w_712 ^ 32'h80000000));
+    assign w_740 = {32'h00000000, in_base};
+    assign w_741 = arg_width;
+    assign pw_742 = $unsigned($signed(pw_727) * $signed(w_741));
+    assign pw_749 = (pq_745 + pq_748);
+    assign w_750 = 32'h00000001;
+    assign pw_751 = (pw_749 - w_750);
+    assign pw_752 = {{32{pw_751[31]}}, pw_751[31:0]};
+    assign w_753 = 64'h0000000000000004;
+    assign pw_754 = $unsigned($signed(pw_752) * $signed(w_753));
+    assign pw_755 = (w_740 + pw_754);
+    assign pld_803 = in_ld_resp_data;
+    assign pv_804 = v4_cond;
+    assign pm_805 = ((1'h1 && pq_802) ? pld_803 : pv_804);
+    assign w_806 = 32'h00000000;
+    assign pm_807 = ((1'h1 && (!pq_802)) ? w_806 : pm_805);
+    assign pwa_855 = (pq_854 >> 64'h0000000000000002);
+    assign pv_856 = v13_lid_y;
+    assign pw_857 = pv_856[7:0];
+    assign w_858 = 8'h01;
+    assign pw_859 = (pw_857 + w_858);
+    assign pw_860 = {56'h00000000000000, pw_859[7:0]};
+    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_758)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_802)) && (!in_ld_resp_valid)));
+    assign w_861 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_857 = v13_lid_y;
-    assign pw_858 = pv_857[7:0];
-    assign w_859 = 8'h10;
-    assign pw_860 = (pw_858 < w_859);
-    assign w_861 = 32'h00000000;
-    assign w_862 = {32'h00000000, group_0};
-    assign pv_863 = v12_lid_x;
-    assign w_864 = 64'h0000000000000000;
-    assign w_865 = 32'h00000001;
-    assign w_866 = {32'h00000000, group_1};
-    assign pv_867 = v13_lid_y;
-    assign w_868 = 64'h0000000000000000;
-    assign w_869 = 64'h0000000000000000;
-    assign w_870 = {32'h00000000, in_base};
-    assign w_871 = arg_width;
-    assign w_872 = 64'h0000000000000010;
-    assign pw_873 = $unsigned($signed(w_862) * $signed(w_872));
-    assign pw_874 = (pw_873 | pv_863);
-    assign pw_875 = pw_874[31:0];
-    assign pw_876 = $unsigned($signed(w_866) * $signed(w_872));
-    assign pw_877 = (pw_876 | pv_867);
-    assign pw_878 = pw_877[31:0];
-    assign pw_879 = $unsigned($signed(pw_878) * $signed(w_871));
-    assign pw_886 = (pq_882 + pq_885);
-    assign pw_887 = {{32{pw_886[31]}}, pw_886[31:0]};
-    assign w_888 = 64'h0000000000000004;
-    assign pw_889 = $unsigned($signed(pw_887) * $signed(w_888));
-    assign pw_890 = (w_870 + pw_889);
-    assign pld_891 = in_ld_resp_data;
-    assign pw_892 = pv_867[15:0];
-    assign w_893 = 16'h0003;
-    assign pw_894 = (pw_892 << w_893);
-    assign w_895 = 16'h0006;
-    assign pw_896 = (pw_892 << w_895);
-    assign pw_897 = (pw_894 + pw_896);
-    assign w_898 = 16'h0048;
-    assign pw_899 = (pw_897 + w_898);
-    assign pw_900 = {48'h000000000000, pw_899[15:0]};
-    assign pw_901 = (w_869 + pw_900);
-    assign pw_902 = pv_863[7:0];
-    assign w_903 = 8'h04;
-    assign pw_904 = $unsigned($signed(pw_902) * $signed(w_903));
-    assign pw_905 = (pw_904 + w_903);
-    assign pw_906 = {56'h00000000000000, pw_905[7:0]};
-    assign pw_907 = (pw_901 + pw_906);
-    assign pwa_955 = (pq_954 >> 64'h0000000000000002);
-    assign pv_956 = v12_lid_x;
-    assign pw_957 = pv_956[7:0];
-    assign w_958 = 8'h01;
-    assign pw_959 = (pw_957 + w_958);
-    assign w_960 = 8'h10;
-    assign pw_961 = (pw_959 == w_960);
-    assign w_962 = 8'h00;
-    assign pw_963 = (pw_961 ? w_962 : pw_959);
-    assign pw_964 = {56'h00000000000000, pw_963[7:0]};
-    assign pv_965 = v13_lid_y;
-    assign pw_966 = pv_965[7:0];
-    assign pw_967 = (pw_966 + w_958);
-    assign pw_968 = (pw_961 ? pw_967 : pw_966);
-    assign pw_969 = {56'h00000000000000, pw_968[7:0]};
+    assign pv_862 = v13_lid_y;
+    assign pw_863 = pv_862[7:0];
+    assign w_864 = 8'h10;
+    assign pw_865 = (pw_863 < w_864);
+    assign w_866 = 32'h00000000;
+    assign w_867 = {32'h00000000, group_0};
+    assign pv_868 = v12_lid_x;
+    assign w_869 = 32'h00000001;
+    assign w_870 = {32'h00000000, group_1};
+    assign pv_871 = v13_lid_y;
+    assign w_872 = 64'h0000000000000000;
+    assign w_873 = {32'h00000000, in_base};
+    assign w_874 = arg_width;
+    assign pw_875 = w_867[31:0];
+    assign w_876 = 32'h00000010;
+    assign pw_877 = $unsigned($signed(pw_875) * $signed(w_876));
+    assign pw_878 = pv_868[31:0];
+    assign pw_879 = (pw_877 | pw_878);
+    assign pw_880 = w_870[31:0];
+    assign w_881 = 32'h00000010;
+    assign pw_882 = $unsigned($signed(pw_880) * $signed(w_881));
+    assign pw_883 = pv_871[31:0];
+    assign pw_884 = (pw_882 | pw_883);
+    assign pw_885 = $unsigned($signed(pw_884) * $signed(w_874));
+    assign pw_892 = (pq_888 + pq_891);
+    assign pw_893 = {{32{pw_892[31]}}, pw_892[31:0]};
+    assign w_894 = 64'h0000000000000004;
+    assign pw_895 = $unsigned($signed(pw_893) * $signed(w_894));
+    assign pw_896 = (w_873 + pw_895);
+    assign pld_897 = in_ld_resp_data;
+    assign pw_898 = pv_871[15:0];
+    assign w_899 = 16'h0003;
+    assign pw_900 = (pw_898 << w_899);
+    assign w_901 = 16'h0006;
+    assign pw_902 = (pw_898 << w_901);
+    assign pw_903 = (pw_900 + pw_902);
+    assign w_904 = 16'h0048;
+    assign pw_905 = (pw_903 + w_904);
+    assign pw_906 = {48'h000000000000, pw_905[15:0]};
+    assign pw_907 = (w_872 + pw_906);
+    assign pw_908 = pv_868[7:0];
+    assign w_909 = 8'h04;
+    assign pw_910 = $unsigned($signed(pw_908) * $signed(w_909));
+    assign pw_911 = (pw_910 + w_909);
+    assign pw_912 = {56'h00000000000000, pw_911[7:0]};
+    assign pw_913 = (pw_907 + pw_912);
+    assign pwa_961 = (pq_960 >> 64'h0000000000000002);
+    assign pv_962 = v12_lid_x;
+    assign pw_963 = pv_962[7:0];
+    assign w_964 = 8'h01;
+    assign pw_965 = (pw_963 + w_964);
+    assign w_966 = 8'h10;
+    assign pw_967 = (pw_965 == w_966);
+    assign w_968 = 8'h00;
+    assign pw_969 = (pw_967 ? w_968 : pw_965);
+    assign pw_970 = {56'h00000000000000, pw_969[7:0]};
+    assign pv_971 = v13_lid_y;
+    assign pw_972 = pv_971[7:0];
+    assign pw_973 = (pw_972 + w_964);
+    assign pw_974 = (pw_967 ? pw_973 : pw_972);
+    assign pw_975 = {56'h00000000000000, pw_974[7:0]};
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_970 = 64'h0000000000000000;
+    assign w_976 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1683,43 +1695,45 @@ module stencil2d_datapath (
             if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_57 <= fov_56;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_55 <= fov_54;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_56 <= pd_55;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_57 <= pd_56;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_58 <= pd_57;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_59 <= pd_58;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_60 <= pd_59;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_74 <= fov_73;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_72 <= fov_71;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_73 <= pd_72;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_74 <= pd_73;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_75 <= pd_74;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_76 <= pd_75;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_77 <= pd_76;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_78 <= pd_77;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_79 <= pd_78;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_101 <= fov_100;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_99 <= fov_98;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_100 <= pd_99;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_101 <= pd_100;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_102 <= pd_101;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_103 <= pd_102;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_104 <= pd_103;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_105 <= pd_104;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_106 <= pd_105;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_128 <= fov_127;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_126 <= fov_125;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_127 <= pd_126;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_128 <= pd_127;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_129 <= pd_128;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_130 <= pd_129;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_131 <= pd_130;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_132 <= pd_131;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_133 <= pd_132;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_138 <= fov_137;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_136 <= fov_135;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_137 <= pd_136;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_138 <= pd_137;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_139 <= pd_138;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_140 <= pd_139;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_141 <= pd_140;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_146 <= fov_145;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_144 <= fov_143;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_145 <= pd_144;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_146 <= pd_145;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_147 <= pd_146;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_148 <= pd_147;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_149 <= pd_148;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_150 <= pd_149;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_151 <= pd_150;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v12_lid_x <= pw_234;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_y <= pw_239;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pv_7;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= pw_24;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_34 <= pw_33;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v12_lid_x <= pw_235;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_y <= pw_240;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_23 <= pv_7;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_30 <= pw_22;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= pw_31;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_33 <= pq_32;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_34 <= pq_33;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_35 <= pq_34;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_36 <= pq_35;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_37 <= pq_36;  // stencil2d_local.cl:7:6
@@ -1735,33 +1749,32 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_47 <= pq_46;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_48 <= pq_47;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_49 <= pq_48;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_50 <= pq_49;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_51 <= pq_50;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_82 <= pq_32;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_80 <= pq_30;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_81 <= pq_80;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_82 <= pq_81;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_83 <= pq_82;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_84 <= pq_83;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_85 <= pq_84;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_86 <= pq_85;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_87 <= pq_86;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_89 <= pw_31;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_87 <= pw_29;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_88 <= pq_87;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_89 <= pq_88;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_90 <= pq_89;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_91 <= pq_90;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_92 <= pq_91;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_93 <= pq_92;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_94 <= pq_93;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_109 <= pq_87;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_107 <= pq_85;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_108 <= pq_107;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_109 <= pq_108;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_110 <= pq_109;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_111 <= pq_110;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_112 <= pq_111;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_113 <= pq_112;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_114 <= pq_113;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_116 <= pq_94;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_114 <= pq_92;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_115 <= pq_114;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_116 <= pq_115;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_117 <= pq_116;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_118 <= pq_117;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_119 <= pq_118;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_120 <= pq_119;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_121 <= pq_120;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_157 <= pq_25;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_156 <= pq_23;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_157 <= pq_156;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_158 <= pq_157;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_159 <= pq_158;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_160 <= pq_159;  // stencil2d_local.cl:7:6
@@ -1789,9 +1802,7 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_182 <= pq_181;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_183 <= pq_182;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_184 <= pq_183;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_185 <= pq_184;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_189 <= pv_11;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pq_189;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pv_10;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_191 <= pq_190;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_192 <= pq_191;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_193 <= pq_192;  // stencil2d_local.cl:7:6
@@ -1817,35 +1828,34 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_213 <= pq_212;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_214 <= pq_213;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_215 <= pq_214;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_219 <= pw_218;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_220 <= pq_219;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_216 <= pq_215;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_220 <= pw_219;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_221 <= pq_220;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_222 <= pq_221;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_drain <= ((p5_valid[0] && pw_4) ? 7'h4a : ((p5_drain == 7'h00) ? 7'h00 : (p5_drain - 7'h01)));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && ((((!p5_admit) && (!p5_valid[0])) && (p5_drain == 7'h00)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v12_lid_x <= w_240;
-            if ((state == 16'h0006)) v13_lid_y <= w_240;
+            if ((state == 16'h0006)) v12_lid_x <= w_241;
+            if ((state == 16'h0006)) v13_lid_y <= w_241;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && 1'h1)) p4_valid <= (p4_valid | 49'h0000000000001);  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) p4_admit <= 1'h1;  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_244;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v0_gx <= pw_252;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v1_gy <= pw_259;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v11_tmp <= pw_270;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_341;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_244) && p4_en))) v12_lid_x <= pw_394;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_279 <= pw_278;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_280 <= pq_279;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_281 <= pq_280;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_282 <= pw_252;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_245;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v0_gx <= pw_253;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v1_gy <= pw_261;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v11_tmp <= pw_272;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_343;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v12_lid_x <= pw_396;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_281 <= pw_280;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_282 <= pq_281;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_283 <= pq_282;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_284 <= pq_283;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_290 <= pw_273;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_291 <= pq_290;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_292 <= pq_291;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_284 <= pw_253;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_285 <= pq_284;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_286 <= pq_285;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_292 <= pw_275;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_293 <= pq_292;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_294 <= pq_293;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_295 <= pq_294;  // stencil2d_local.cl:23:5
@@ -1890,9 +1900,9 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_334 <= pq_333;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_335 <= pq_334;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_336 <= pq_335;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_342 <= pw_270;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_343 <= pq_342;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pq_343;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pq_336;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_338 <= pq_337;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pw_272;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pq_344;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_346 <= pq_345;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_347 <= pq_346;  // stencil2d_local.cl:23:5
@@ -1937,32 +1947,31 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_386 <= pq_385;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_387 <= pq_386;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_388 <= pq_387;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_244), (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0))};  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_244) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_244))) || 1'h0));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_389 <= pq_388;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_390 <= pq_389;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_245), (p4_admit && ((!(p4_valid[0] && (!pw_245))) || 1'h0))};  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_245) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_245))) || 1'h0));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
-            if ((state == 16'h0009)) v12_lid_x <= w_395;
-            if ((state == 16'h0009)) v13_lid_y <= w_396;
+            if ((state == 16'h0009)) v12_lid_x <= w_397;
+            if ((state == 16'h0009)) v13_lid_y <= w_398;
             if ((state == 16'h0009)) state <= 16'h0007;
             if (((state == 16'h000a) && 1'h1)) p3_valid <= (p3_valid | 49'h0000000000001);  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_400;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v0_gx <= pw_408;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v1_gy <= pw_415;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v9_tmp <= pw_423;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_492;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_400) && p3_en))) v12_lid_x <= pw_545;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_430 <= pw_429;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_431 <= pq_430;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_432 <= pq_431;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_433 <= pw_408;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_402;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v0_gx <= pw_410;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v1_gy <= pw_418;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v9_tmp <= pw_426;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_495;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v12_lid_x <= pw_548;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_433 <= pw_432;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_434 <= pq_433;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_435 <= pq_434;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_441 <= pw_424;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_442 <= pq_441;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_443 <= pq_442;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_444 <= pq_443;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_436 <= pw_410;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_437 <= pq_436;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_438 <= pq_437;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_444 <= pw_427;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_445 <= pq_444;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_446 <= pq_445;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_447 <= pq_446;  // stencil2d_local.cl:21:5
@@ -2006,10 +2015,10 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_485 <= pq_484;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_486 <= pq_485;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_487 <= pq_486;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_493 <= pw_423;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_494 <= pq_493;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_495 <= pq_494;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_496 <= pq_495;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_488 <= pq_487;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_489 <= pq_488;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_490 <= pq_489;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_496 <= pw_426;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_497 <= pq_496;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_498 <= pq_497;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_499 <= pq_498;  // stencil2d_local.cl:21:5
@@ -2053,33 +2062,32 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_537 <= pq_536;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_538 <= pq_537;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_539 <= pq_538;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_400), (p3_admit && ((!(p3_valid[0] && (!pw_400))) || 1'h0))};  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_400) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_400))) || 1'h0));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_540 <= pq_539;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_541 <= pq_540;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_542 <= pq_541;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_402), (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0))};  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_402) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
-            if ((state == 16'h000c)) v12_lid_x <= w_546;
-            if ((state == 16'h000c)) v13_lid_y <= w_546;
+            if ((state == 16'h000c)) v12_lid_x <= w_549;
+            if ((state == 16'h000c)) v13_lid_y <= w_549;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) p2_admit <= 1'h1;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_550;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v0_gx <= pw_558;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v1_gy <= pw_565;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v7_tmp <= pw_577;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_648;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_550) && p2_en))) v13_lid_y <= pw_701;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_584 <= pw_583;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_585 <= pq_584;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_586 <= pq_585;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_587 <= pw_558;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_588 <= pq_587;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_553;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v0_gx <= pw_561;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v1_gy <= pw_569;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v7_tmp <= pw_581;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_652;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v13_lid_y <= pw_705;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_588 <= pw_587;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_589 <= pq_588;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_597 <= pw_580;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_598 <= pq_597;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_599 <= pq_598;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_600 <= pq_599;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_601 <= pq_600;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_590 <= pq_589;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_591 <= pw_561;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_592 <= pq_591;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_593 <= pq_592;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_601 <= pw_584;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_602 <= pq_601;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_603 <= pq_602;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_604 <= pq_603;  // stencil2d_local.cl:19:5
@@ -2122,11 +2130,11 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_641 <= pq_640;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_642 <= pq_641;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_643 <= pq_642;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_649 <= pw_577;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_650 <= pq_649;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_651 <= pq_650;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_652 <= pq_651;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_653 <= pq_652;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_644 <= pq_643;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_645 <= pq_644;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_646 <= pq_645;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_647 <= pq_646;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_653 <= pw_581;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_654 <= pq_653;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_655 <= pq_654;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_656 <= pq_655;  // stencil2d_local.cl:19:5
@@ -2169,34 +2177,33 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_693 <= pq_692;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_694 <= pq_693;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_695 <= pq_694;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_550), (p2_admit && ((!(p2_valid[0] && (!pw_550))) || 1'h0))};  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_550) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_550))) || 1'h0));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_696 <= pq_695;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_697 <= pq_696;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_698 <= pq_697;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_699 <= pq_698;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_553), (p2_admit && ((!(p2_valid[0] && (!pw_553))) || 1'h0))};  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_553) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_553))) || 1'h0));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && ((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
-            if ((state == 16'h000f)) v13_lid_y <= w_702;
-            if ((state == 16'h000f)) v12_lid_x <= w_703;
+            if ((state == 16'h000f)) v13_lid_y <= w_706;
+            if ((state == 16'h000f)) v12_lid_x <= w_707;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p1_valid <= (p1_valid | 49'h0000000000001);  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_707;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v0_gx <= pw_715;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v1_gy <= pw_722;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v5_tmp <= pw_733;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_802;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_707) && p1_en))) v13_lid_y <= pw_855;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_738 <= pw_737;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_739 <= pq_738;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_740 <= pq_739;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_741 <= pw_715;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_742 <= pq_741;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_743 <= pq_742;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_751 <= pw_734;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_752 <= pq_751;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_753 <= pq_752;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_754 <= pq_753;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_755 <= pq_754;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_756 <= pq_755;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_711;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v0_gx <= pw_719;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v1_gy <= pw_727;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v5_tmp <= pw_738;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_807;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v13_lid_y <= pw_860;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_743 <= pw_742;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_744 <= pq_743;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_745 <= pq_744;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_746 <= pw_719;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_747 <= pq_746;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_748 <= pq_747;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_756 <= pw_739;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_757 <= pq_756;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_758 <= pq_757;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_759 <= pq_758;  // stencil2d_local.cl:17:5
@@ -2238,12 +2245,12 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_795 <= pq_794;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_796 <= pq_795;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_797 <= pq_796;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_803 <= pw_733;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_804 <= pq_803;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_805 <= pq_804;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_806 <= pq_805;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_807 <= pq_806;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_808 <= pq_807;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_798 <= pq_797;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_799 <= pq_798;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_800 <= pq_799;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_801 <= pq_800;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_802 <= pq_801;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_808 <= pw_738;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_809 <= pq_808;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_810 <= pq_809;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_811 <= pq_810;  // stencil2d_local.cl:17:5
@@ -2285,32 +2292,31 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_847 <= pq_846;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_848 <= pq_847;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_849 <= pq_848;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_707), (p1_admit && ((!(p1_valid[0] && (!pw_707))) || 1'h0))};  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_707) ? 6'h30 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_707))) || 1'h0));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_850 <= pq_849;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_851 <= pq_850;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_852 <= pq_851;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_853 <= pq_852;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_854 <= pq_853;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_711), (p1_admit && ((!(p1_valid[0] && (!pw_711))) || 1'h0))};  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_711) ? 6'h30 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_711))) || 1'h0));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && ((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 6'h00)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
-            if ((state == 16'h0012)) v13_lid_y <= w_856;
-            if ((state == 16'h0012)) v12_lid_x <= w_856;
+            if ((state == 16'h0012)) v13_lid_y <= w_861;
+            if ((state == 16'h0012)) v12_lid_x <= w_861;
             if ((state == 16'h0012)) state <= 16'h0010;
             if (((state == 16'h0013) && 1'h1)) p0_valid <= (p0_valid | 49'h0000000000001);  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_860;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_860) && p0_en))) v12_lid_x <= pw_964;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_860) && p0_en))) v13_lid_y <= pw_969;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_880 <= pw_875;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_881 <= pq_880;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_882 <= pq_881;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_883 <= pw_879;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_884 <= pq_883;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_885 <= pq_884;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_908 <= pw_907;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_909 <= pq_908;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_910 <= pq_909;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_911 <= pq_910;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_912 <= pq_911;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_913 <= pq_912;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_914 <= pq_913;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_865;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_865) && p0_en))) v12_lid_x <= pw_970;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_865) && p0_en))) v13_lid_y <= pw_975;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_886 <= pw_879;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_887 <= pq_886;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_888 <= pq_887;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_889 <= pw_885;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_890 <= pq_889;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_891 <= pq_890;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_914 <= pw_913;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_915 <= pq_914;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_916 <= pq_915;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_917 <= pq_916;  // stencil2d_local.cl:7:6
@@ -2351,45 +2357,51 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_952 <= pq_951;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_953 <= pq_952;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_954 <= pq_953;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_860), (p0_admit && ((!(p0_valid[0] && (!pw_860))) || 1'h0))};  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_860) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_860))) || 1'h0));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_955 <= pq_954;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_956 <= pq_955;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_957 <= pq_956;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_958 <= pq_957;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_959 <= pq_958;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_960 <= pq_959;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_865), (p0_admit && ((!(p0_valid[0] && (!pw_865))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_865) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_865))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && ((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 6'h00)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
-            if ((state == 16'h0015)) v12_lid_x <= w_970;
-            if ((state == 16'h0015)) v13_lid_y <= w_970;
+            if ((state == 16'h0015)) v12_lid_x <= w_976;
+            if ((state == 16'h0015)) v13_lid_y <= w_976;
             if ((state == 16'h0015)) state <= 16'h0013;
             if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_292)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_443)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_599)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_753)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
-    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_292)) ? pw_289[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_443)) ? pw_440[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_599)) ? pw_596[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_753)) ? pw_750[31:0] : (p0_valid[3] ? pw_890[31:0] : 32'h00000000)))));
-    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_336)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_487)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_643)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_797)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
+    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_294)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_446)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_603)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_758)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
+    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_294)) ? pw_291[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_446)) ? pw_443[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_603)) ? pw_600[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_758)) ? pw_755[31:0] : (p0_valid[3] ? pw_896[31:0] : 32'h00000000)))));
+    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_338)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_490)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_647)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_802)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
     assign in_ld_flush = (((((state == 16'h0007) || (state == 16'h000a)) || (state == 16'h000d)) || (state == 16'h0010)) || (state == 16'h0013));
     assign out_st_req_valid = ((p5_valid[30] && 1'h1) && p5_en);
-    assign out_st_req_addr = (p5_valid[30] ? pw_225[31:0] : 32'h00000000);
-    assign out_st_req_data = (p5_valid[30] ? pw_152 : 32'h00000000);
+    assign out_st_req_addr = (p5_valid[30] ? pw_226[31:0] : 32'h00000000);
+    assign out_st_req_data = (p5_valid[30] ? pw_150 : 32'h00000000);
     assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[47] && 1'h1) && p2_en)) || ((p1_valid[47] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
-    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_389[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_540[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_696[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_850[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_955[8:0] : 9'h000)))));
-    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_341 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_492 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_648 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_802 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_891 : 32'h00000000)))));
+    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_391[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_543[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_700[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_855[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_961[8:0] : 9'h000)))));
+    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_343 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_495 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_652 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_807 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_897 : 32'h00000000)))));
     assign obj0_tile_re = ((p5_valid[19] && 1'h1) && p5_en);
-    assign obj0_tile_raddr = (((p5_valid[19] && 1'h1) && p5_en) ? pwa_52[8:0] : 9'h000);
+    assign obj0_tile_raddr = (((p5_valid[19] && 1'h1) && p5_en) ? pwa_50[8:0] : 9'h000);
     assign obj0_tile_r1_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_65[8:0] : 9'h000);
+    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_63[8:0] : 9'h000);
     assign obj0_tile_r2_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_69[8:0] : 9'h000);
+    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_67[8:0] : 9'h000);
     assign obj0_tile_r3_re = ((p5_valid[7] && 1'h1) && p5_en);
-    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_96[8:0] : 9'h000);
+    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_94[8:0] : 9'h000);
     assign obj0_tile_r4_re = ((p5_valid[13] && 1'h1) && p5_en);
-    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_123[8:0] : 9'h000);
-    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_860))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_707))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_550))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_400))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_244))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
+    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_121[8:0] : 9'h000);
+    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_865))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_711))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_553))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_402))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_245))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], pv_1[63:8], p5_go, w_5[31:0], w_8[63:0], w_9[31:0], w_12[63:0], pwa_52[63:9], p5u0_fp_mul_valid,
-        pwa_65[63:9], pwa_69[63:9], p5u1_fp_add_valid, pwa_96[63:9], p5u2_fp_add_valid, pwa_123[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pw_186[63:32], pw_216[63:32], pw_225[63:32], pv_226[63:8], pv_235[63:8], pv_241[63:8], p4_go,
-        w_245[31:0], w_248[63:0], pw_251[63:32], w_253[31:0], w_256[63:0], pw_258[63:32], pw_289[63:32], pwa_389[63:9], pv_390[63:8], pv_397[63:8], p3_go, w_404[63:0], pw_407[63:32], w_409[31:0], w_412[63:0], pw_414[63:32],
-        pw_440[63:32], pwa_540[63:9], pv_541[63:8], pv_547[63:8], p2_go, w_551[31:0], w_554[63:0], pw_557[63:32], w_559[31:0], w_562[63:0], pw_564[63:32], pw_596[63:32], pwa_696[63:9], pv_697[63:8], pv_704[63:8], p1_go,
-        w_711[63:0], pw_714[63:32], w_716[31:0], w_719[63:0], pw_721[63:32], pw_750[63:32], pwa_850[63:9], pv_851[63:8], pv_857[63:8], p0_go, w_861[31:0], w_864[63:0], w_865[31:0], w_868[63:0], pw_874[63:32], pw_877[63:32],
-        pw_890[63:32], pwa_955[63:9], pv_956[63:8], pv_965[63:8]};
+    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], pv_1[63:8], p5_go, w_5[31:0], w_6[63:32], w_8[31:0], w_9[63:32], pwa_50[63:9], p5u0_fp_mul_valid,
+        pwa_63[63:9], pwa_67[63:9], p5u1_fp_add_valid, pwa_94[63:9], p5u2_fp_add_valid, pwa_121[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_184[63:32], pq_216[63:32], pw_226[63:32], pv_227[63:8], pv_236[63:8], pv_242[63:8], p4_go,
+        w_246[31:0], w_247[63:32], pv_248[63:32], w_254[31:0], w_255[63:32], pv_256[63:32], pw_291[63:32], pwa_391[63:9], pv_392[63:8], pv_399[63:8], p3_go, w_404[63:32], pv_405[63:32], w_411[31:0], w_412[63:32], pv_413[63:32],
+        pw_443[63:32], pwa_543[63:9], pv_544[63:8], pv_550[63:8], p2_go, w_554[31:0], w_555[63:32], pv_556[63:32], w_562[31:0], w_563[63:32], pv_564[63:32], pw_600[63:32], pwa_700[63:9], pv_701[63:8], pv_708[63:8], p1_go,
+        w_713[63:32], pv_714[63:32], w_720[31:0], w_721[63:32], pv_722[63:32], pw_755[63:32], pwa_855[63:9], pv_856[63:8], pv_862[63:8], p0_go, w_866[31:0], w_867[63:32], pv_868[63:32], w_869[31:0], w_870[63:32], pv_871[63:32],
+        pw_896[63:32], pwa_961[63:9], pv_962[63:8], pv_971[63:8]};
 endmodule
 `default_nettype wire
