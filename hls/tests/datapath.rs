@@ -115,6 +115,8 @@ const SUPPORTED: &[&str] = &[
     "memory_attrs",
     "block_banks",
     "zero_trip",
+    "store_load_order",
+    "store_load_alias",
 ];
 
 #[test]
@@ -164,6 +166,7 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
             failures.push(format!("{name}: no cycle count"));
         }
         failures.extend(counter_faults(&name, &sim.record));
+        failures.extend(over_budget(&name, sim.record.cycles.unwrap_or(0)));
         // The same core with random stalls on every memory channel: other timing, the
         // same bytes (the Verilator model is cached, only the run repeats).
         let stalls = Some(ocl_hls_sim::Stalls {
@@ -216,6 +219,58 @@ fn sim_matches_the_interpreter_or_refuses_clearly() {
             "{s} no longer runs in Verilator"
         );
     }
+    for (s, _) in CYCLE_BUDGET {
+        assert!(
+            matched.iter().any(|m| m == s),
+            "{s} has a cycle budget but did not run in Verilator"
+        );
+    }
+}
+
+/// Cycles from START to DONE a kernel may take in Verilator: what it measured when the
+/// budget was set (`cargo bench -p ocl-hls --bench cycles`, at a0e053b) plus 15%.
+/// Verilator's cycles are deterministic, so this fails only when the generated hardware
+/// got slower: a change that leaves the bytes right but, say, drains a pipeline at every
+/// group boundary (vadd 480 -> 2,722 cycles) is caught here and nowhere else. A kernel
+/// that got faster passes; lower its budget in the same commit to keep the gain.
+const CYCLE_BUDGET: &[(&str, u64)] = &[
+    ("control_flow", 14_967),
+    ("fir_constant", 711),
+    ("half_storage", 379),
+    ("histogram_atomic", 12_844),
+    ("integer_ops", 667),
+    ("ivdep_offset", 6_377),
+    ("ivdep_unaliased", 372),
+    ("layout_rules", 58),
+    ("math_builtins", 3_381),
+    ("matmul_tiled", 17_847),
+    ("ndrange3d", 476),
+    ("packed_struct", 289),
+    ("prefix_sum", 2_109),
+    ("reduce_local", 9_616),
+    ("saxpy_unroll", 481),
+    ("stencil2d_local", 7_743),
+    ("strcpy_attr", 7_351),
+    ("vadd", 480),
+    ("vector_types", 214),
+    ("store_load_order", 1_143),
+    ("store_load_alias", 31_576),
+];
+
+/// The kernel's cycles against its [`CYCLE_BUDGET`] (measured + 15%).
+fn over_budget(name: &str, cycles: u64) -> Vec<String> {
+    let Some(&(_, measured)) = CYCLE_BUDGET.iter().find(|(n, _)| *n == name) else {
+        return Vec::new();
+    };
+    let budget = measured + measured * 15 / 100;
+    if cycles <= budget {
+        return Vec::new();
+    }
+    vec![format!(
+        "{name}: {cycles} cycles in Verilator, over its budget of {budget} (it took {measured} \
+         when the budget was set): the generated hardware got slower (compare \
+         `ocl-hls run {name}.cl --spec {name}.yaml --engine sim` before and after the change)"
+    )]
 }
 
 /// What the pipelined loops' counters must satisfy in any run: a loop takes an

@@ -53,6 +53,7 @@ const KERNELS: &[&str] = &[
     "select_bitselect",
     "shift_large",
     "store_load_order",
+    "store_load_alias",
     "struct_by_value",
     "uninit_private",
     "union_pun",
@@ -1035,6 +1036,22 @@ fn store_load_order() {
             "out[{}]",
             2 * i + 1
         );
+    }
+}
+
+#[test]
+fn store_load_alias() {
+    let r = project("store_load_alias");
+    let p0 = i32s(input(&r, "p"));
+    let p = i32s(output(&r, "p"));
+    let out = i32s(output(&r, "out"));
+    assert_eq!(p.len(), 2048);
+    for i in 0..p.len() {
+        // stride 1, shift 0: every read sees the work-item's own store before it.
+        let back = p0[i].wrapping_mul(5).wrapping_add(i as i32);
+        let again = back.wrapping_mul(back).wrapping_sub(7);
+        assert_eq!(p[i], again, "p[{i}]");
+        assert_eq!(out[i], back.wrapping_add(again.wrapping_mul(3)), "out[{i}]");
     }
 }
 

@@ -71,8 +71,8 @@ pub struct PipeLoop {
     /// core compares their address ranges and runs the loop ordered, on the FSM, when any
     /// pair overlaps (loop versioning).
     pub overlap: Vec<(u32, u32)>,
-    /// Loads that may read what a global store of an earlier iteration wrote (an
-    /// `ivdep(N)` loop's carried dependence through memory), with those stores: the
+    /// Loads that may read what a global store of the same iteration or of an earlier one
+    /// wrote (an `ivdep(N)` loop's carried dependence through memory), with those stores: the
     /// schedule issues the store of iteration `i - distance` before the load of iteration
     /// `i`, and the load is requested only once the store unit's count of acknowledged
     /// stores (`NAME_st_acked`) has reached that store's, so it reads the stored bytes.
@@ -645,8 +645,9 @@ fn check_loop(
             }
         }
     }
-    // Stores before loads in memory order: the global memory units do not order them
-    // (on-chip RAMs keep the schedule's order: their latency is fixed).
+    // Stores before loads in memory order: a global load and store go through different
+    // AXI units that do not order each other, so the load waits for the store's
+    // acknowledgement (on-chip RAMs keep the schedule's order: their latency is fixed).
     let kind = |x: (BlockId, OpId)| &k.block(x.0).op(x.1).kind;
     let global = |x: (BlockId, OpId)| match kind(x) {
         OpKind::Load { base, .. } | OpKind::Store { base, .. } => {
@@ -654,8 +655,9 @@ fn check_loop(
         }
         _ => true,
     };
-    // Across iterations the load waits for the store's acknowledgement (`ordered_loads`),
-    // which needs the store of iteration `i - distance` issued before the load of `i`.
+    // The load of iteration `i` waits for the acknowledgement of the store of iteration
+    // `i - distance` (`ordered_loads`; 0: the same iteration), which needs that store
+    // issued before the load.
     let mut ordered_loads: BTreeMap<(BlockId, OpId), Vec<OrderedAfter>> = BTreeMap::new();
     let ms = sched.loops.get(&s.id);
     for d in sched.mem_deps.get(&s.id).into_iter().flatten() {
@@ -671,15 +673,21 @@ fn check_loop(
         };
         // A wide group's accesses go out with its issuer, at another cycle.
         let wide = memory.wide.group(d.from).is_some() || memory.wide.group(d.to).is_some();
-        if d.distance == 0 || !ahead || wide {
+        if !ahead || wide {
+            let of = if d.distance == 0 {
+                "the same iteration".to_string()
+            } else {
+                format!("the iteration {} before", d.distance)
+            };
+            let why = if wide {
+                "one of them goes out in a wide access at another cycle, so the load \
+                 cannot wait for the store"
+            } else {
+                "the schedule issues the load no later than the store, so it cannot wait \
+                 for the store's acknowledgement"
+            };
             return Err(format!(
-                "a load may read what a store of {} wrote: the memory units do not order \
-                 them yet",
-                if d.distance == 0 {
-                    "the same iteration".to_string()
-                } else {
-                    format!("the iteration {} before", d.distance)
-                }
+                "a load may read what a store of {of} wrote, and {why}"
             ));
         }
         let waits = ordered_loads.entry(d.to).or_default();
