@@ -115,7 +115,6 @@ const SUPPORTED: &[&str] = &[
     "memory_attrs",
     "block_banks",
     "zero_trip",
-    "store_load_order",
     "store_load_alias",
 ];
 
