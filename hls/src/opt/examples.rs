@@ -265,6 +265,8 @@ fn corpus() -> Vec<String> {
         "(srem {x} -7i{w})",
         "(srem {x} 10i{w})",
         "(udiv {x} 200i{w})",
+        "(mul {x} {y})",
+        "(mul (lshr {x} 1i{w}) {y})",
         "(add (udiv {x} {y}) (urem {x} {y}))",
         "(add (sdiv {x} {y}) (srem {x} {y}))",
     ];

@@ -335,9 +335,47 @@ mod tests {
 
     #[test]
     fn a_remainder_next_to_its_quotient_reuses_the_divider() {
+        let got = choose(&["(sdiv in0 in1)", "(srem in0 in1)"]);
+        assert_eq!(got[0], "(sdiv in0 in1)");
+        // `x - (x / y) * y`, the 32-bit product split around the 27x27 DSP
+        // (`mul-split-dsp`).
+        assert!(
+            got[1].starts_with("(sub in0 ")
+                && got[1].contains("(sdiv in0 in1)")
+                && !got[1].contains("srem"),
+            "{got:?}"
+        );
+    }
+
+    /// A 32-bit product of two 32-bit values: the low 27 bits of each on one DSP
+    /// multiplier (shared by both uses), the 5-bit cross products into the top 5 bits. A
+    /// 64-bit or 8-bit product stays whole, and so does one whose operands fit the DSP or
+    /// one of whose operands is a narrow sign extension.
+    #[test]
+    fn a_32_bit_product_is_split_around_the_27_bit_dsp_multiplier() {
+        let lo = "(mul (zext32 (trunc27 in0)) (zext32 (trunc27 in1)))";
+        let cross = "(add (mul (trunc5 (lshr in0 27i32)) (trunc5 in1)) \
+                     (mul (trunc5 in0) (trunc5 (lshr in1 27i32))))";
+        let cross = cross.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(
-            choose(&["(sdiv in0 in1)", "(srem in0 in1)"]),
-            vec!["(sdiv in0 in1)", "(sub in0 (mul (sdiv in0 in1) in1))"]
+            choose(&["(mul in0 in1)"]),
+            vec![format!(
+                "(or (zext32 (trunc27 {lo})) (shl (zext32 (add (trunc5 (lshr {lo} 27i32)) \
+                 {cross})) 27i32))"
+            )]
+        );
+        assert_eq!(
+            choose(&["(mul in3 in3)", "(mul in4 in4)"]),
+            vec!["(mul in3 in3)", "(mul in4 in4)"]
+        );
+        assert_eq!(
+            choose(&["(mul (lshr in0 5i32) (lshr in1 5i32))"]),
+            vec!["(mul (lshr in0 5i32) (lshr in1 5i32))"]
+        );
+        // A sign-extended char: synthesis multiplies its 8 significant bits.
+        assert_eq!(
+            choose(&["(mul (sext32 in4) in1)"]),
+            vec!["(mul (sext32 in4) in1)"]
         );
     }
 

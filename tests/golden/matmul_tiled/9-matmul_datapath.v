@@ -148,508 +148,508 @@ module matmul_datapath (
     wire [31:0] w_34;  // matmul_tiled.cl:13:15
     wire [31:0] pw_35;  // matmul_tiled.cl:13:15
     wire [31:0] pw_36;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_37;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_40;  // matmul_tiled.cl:27:7
+    wire [26:0] pw_37;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_38;  // matmul_tiled.cl:27:7
+    wire [26:0] pw_39;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_40;  // matmul_tiled.cl:27:7
     wire [31:0] pw_41;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_42;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_43;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_44;  // matmul_tiled.cl:27:5
-    wire [63:0] pv_45;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_46;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_47;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_48;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_49;  // matmul_tiled.cl:7:6
-    wire        pw_50;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_51;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_52;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_53;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_54;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_55;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_56;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_57;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_58;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_44;  // matmul_tiled.cl:27:7
+    wire [26:0] pw_45;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_46;  // matmul_tiled.cl:27:7
+    wire [31:0] w_47;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_48;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_49;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_50;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_51;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_52;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_53;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_54;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_55;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_56;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_57;  // matmul_tiled.cl:27:7
+    reg  [4:0]  pq_59;  // matmul_tiled.cl:27:7
+    reg  [4:0]  pq_61;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_62;  // matmul_tiled.cl:27:7
+    reg  [4:0]  pq_63;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_64;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_65;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_66;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_67;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_68;  // matmul_tiled.cl:27:7
+    wire [63:0] pw_69;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_70;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_71;  // matmul_tiled.cl:27:5
+    wire [63:0] pv_72;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_73;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_74;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_75;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_76;  // matmul_tiled.cl:7:6
+    wire        pw_77;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_78;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_79;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_80;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_81;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_82;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_83;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_84;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_85;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_9;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_12;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_38;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_39;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_42;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_43;  // matmul_tiled.cl:27:7
+    reg  [4:0]  pq_58;  // matmul_tiled.cl:27:7
+    reg  [4:0]  pq_60;  // matmul_tiled.cl:27:7
     reg  [5:0]  p4_drain;
-    wire [63:0] w_59;  // matmul_tiled.cl:7:6
-    wire        w_60;  // matmul_tiled.cl:18:5
-    reg         q_61;  // matmul_tiled.cl:18:5
-    wire [31:0] w_62;  // matmul_tiled.cl:18:33
-    wire [31:0] w_63;  // matmul_tiled.cl:18:33
-    wire [31:0] w_64;  // matmul_tiled.cl:18:33
-    wire [31:0] w_65;  // matmul_tiled.cl:18:25
-    wire [31:0] w_66;  // matmul_tiled.cl:18:25
-    wire [31:0] w_67;  // matmul_tiled.cl:18:25
-    wire [31:0] w_68;  // matmul_tiled.cl:18:25
-    wire [31:0] w_69;  // matmul_tiled.cl:18:25
-    wire [31:0] w_70;  // matmul_tiled.cl:18:25
-    wire [31:0] w_71;  // matmul_tiled.cl:18:25
-    wire [31:0] w_72;  // matmul_tiled.cl:18:25
-    wire        w_73;  // matmul_tiled.cl:18:21
+    wire [63:0] w_86;  // matmul_tiled.cl:7:6
+    wire        w_87;  // matmul_tiled.cl:18:5
+    reg         q_88;  // matmul_tiled.cl:18:5
+    wire [31:0] w_89;  // matmul_tiled.cl:18:33
+    wire [31:0] w_90;  // matmul_tiled.cl:18:33
+    wire [31:0] w_91;  // matmul_tiled.cl:18:33
+    wire [31:0] w_92;  // matmul_tiled.cl:18:25
+    wire [31:0] w_93;  // matmul_tiled.cl:18:25
+    wire [31:0] w_94;  // matmul_tiled.cl:18:25
+    wire [31:0] w_95;  // matmul_tiled.cl:18:25
+    wire [31:0] w_96;  // matmul_tiled.cl:18:25
+    wire [31:0] w_97;  // matmul_tiled.cl:18:25
+    wire [31:0] w_98;  // matmul_tiled.cl:18:25
+    wire [31:0] w_99;  // matmul_tiled.cl:18:25
+    wire        w_100;  // matmul_tiled.cl:18:21
     reg  [42:0] p3_valid;  // matmul_tiled.cl:7:6
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_74;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_75;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_76;  // matmul_tiled.cl:7:6
-    wire        pw_77;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_101;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_102;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_103;  // matmul_tiled.cl:7:6
+    wire        pw_104;  // matmul_tiled.cl:7:6
     reg         p3_go;
-    wire [63:0] pv_78;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_79;  // matmul_tiled.cl:7:6
-    wire [63:0] w_80;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_81;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_82;  // matmul_tiled.cl:7:6
-    wire [63:0] w_83;  // matmul_tiled.cl:7:6
-    wire [63:0] w_84;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_85;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_86;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_87;
-    wire [31:0] prd_88;  // matmul_tiled.cl:7:6
-    wire [63:0] w_89;  // matmul_tiled.cl:24:23
-    wire [63:0] w_90;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_91;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_92;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_93;
-    wire [31:0] prd_94;  // matmul_tiled.cl:24:23
-    wire [63:0] w_95;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_96;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_97;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_98;
-    wire [31:0] prd_99;  // matmul_tiled.cl:24:34
-    wire        go_100;
+    wire [63:0] pv_105;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_106;  // matmul_tiled.cl:7:6
+    wire [63:0] w_107;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_108;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_109;  // matmul_tiled.cl:7:6
+    wire [63:0] w_110;  // matmul_tiled.cl:7:6
+    wire [63:0] w_111;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_112;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_113;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_114;
+    wire [31:0] prd_115;  // matmul_tiled.cl:7:6
+    wire [63:0] w_116;  // matmul_tiled.cl:24:23
+    wire [63:0] w_117;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_118;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_119;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_120;
+    wire [31:0] prd_121;  // matmul_tiled.cl:24:23
+    wire [63:0] w_122;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_123;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_124;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_125;
+    wire [31:0] prd_126;  // matmul_tiled.cl:24:34
+    wire        go_127;
     wire        p3u0_fp_fma_valid;
     wire [31:0] p3u0_fp_fma_result;
-    wire [31:0] bi_101;
-    wire [31:0] bi_102;
-    wire [31:0] bi_103;
-    wire [31:0] bi_104;
-    wire [32:0] fov_105;
-    reg  [32:0] pd_106;
-    reg  [32:0] pd_107;
-    reg  [32:0] pd_108;
-    reg  [32:0] pd_109;
-    reg  [32:0] pd_110;
-    wire [31:0] pw_111;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_112;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_117;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_118;
-    wire [31:0] prd_119;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_120;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_121;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_126;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_127;
-    wire [31:0] prd_128;  // matmul_tiled.cl:24:34
-    wire        go_129;
-    wire        p3u1_fp_fma_valid;
-    wire [31:0] p3u1_fp_fma_result;
+    wire [31:0] bi_128;
+    wire [31:0] bi_129;
     wire [31:0] bi_130;
     wire [31:0] bi_131;
-    wire [31:0] bi_132;
-    wire [31:0] bi_133;
-    wire [32:0] fov_134;
+    wire [32:0] fov_132;
+    reg  [32:0] pd_133;
+    reg  [32:0] pd_134;
     reg  [32:0] pd_135;
     reg  [32:0] pd_136;
     reg  [32:0] pd_137;
-    reg  [32:0] pd_138;
-    reg  [32:0] pd_139;
-    wire [31:0] pw_140;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_141;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_151;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_152;
-    wire [31:0] prd_153;  // matmul_tiled.cl:24:23
-    wire [63:0] w_154;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_155;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_156;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_166;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_167;
-    wire [31:0] prd_168;  // matmul_tiled.cl:24:34
-    wire        go_169;
+    wire [31:0] pw_138;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_139;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_145;
+    wire [31:0] prd_146;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_147;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_148;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_153;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_154;
+    wire [31:0] prd_155;  // matmul_tiled.cl:24:34
+    wire        go_156;
+    wire        p3u1_fp_fma_valid;
+    wire [31:0] p3u1_fp_fma_result;
+    wire [31:0] bi_157;
+    wire [31:0] bi_158;
+    wire [31:0] bi_159;
+    wire [31:0] bi_160;
+    wire [32:0] fov_161;
+    reg  [32:0] pd_162;
+    reg  [32:0] pd_163;
+    reg  [32:0] pd_164;
+    reg  [32:0] pd_165;
+    reg  [32:0] pd_166;
+    wire [31:0] pw_167;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_168;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_178;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_179;
+    wire [31:0] prd_180;  // matmul_tiled.cl:24:23
+    wire [63:0] w_181;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_182;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_183;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_193;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_194;
+    wire [31:0] prd_195;  // matmul_tiled.cl:24:34
+    wire        go_196;
     wire        p3u2_fp_fma_valid;
     wire [31:0] p3u2_fp_fma_result;
-    wire [31:0] bi_170;
-    wire [31:0] bi_171;
-    wire [31:0] bi_172;
-    wire [31:0] bi_173;
-    wire [32:0] fov_174;
-    reg  [32:0] pd_175;
-    reg  [32:0] pd_176;
-    reg  [32:0] pd_177;
-    reg  [32:0] pd_178;
-    reg  [32:0] pd_179;
-    wire [31:0] pw_180;  // matmul_tiled.cl:24:19
-    wire [63:0] w_181;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_182;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_197;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_198;
-    wire [31:0] prd_199;  // matmul_tiled.cl:24:23
-    wire [63:0] w_200;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_201;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_202;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_217;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_218;
-    wire [31:0] prd_219;  // matmul_tiled.cl:24:34
-    wire        go_220;
+    wire [31:0] bi_197;
+    wire [31:0] bi_198;
+    wire [31:0] bi_199;
+    wire [31:0] bi_200;
+    wire [32:0] fov_201;
+    reg  [32:0] pd_202;
+    reg  [32:0] pd_203;
+    reg  [32:0] pd_204;
+    reg  [32:0] pd_205;
+    reg  [32:0] pd_206;
+    wire [31:0] pw_207;  // matmul_tiled.cl:24:19
+    wire [63:0] w_208;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_209;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_224;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_225;
+    wire [31:0] prd_226;  // matmul_tiled.cl:24:23
+    wire [63:0] w_227;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_228;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_229;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_244;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_245;
+    wire [31:0] prd_246;  // matmul_tiled.cl:24:34
+    wire        go_247;
     wire        p3u3_fp_fma_valid;
     wire [31:0] p3u3_fp_fma_result;
-    wire [31:0] bi_221;
-    wire [31:0] bi_222;
-    wire [31:0] bi_223;
-    wire [31:0] bi_224;
-    wire [32:0] fov_225;
-    reg  [32:0] pd_226;
-    reg  [32:0] pd_227;
-    reg  [32:0] pd_228;
-    reg  [32:0] pd_229;
-    reg  [32:0] pd_230;
-    wire [31:0] pw_231;  // matmul_tiled.cl:24:19
-    wire [63:0] w_232;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_233;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_253;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_254;
-    wire [31:0] prd_255;  // matmul_tiled.cl:24:23
-    wire [63:0] w_256;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_257;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_258;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_278;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_279;
-    wire [31:0] prd_280;  // matmul_tiled.cl:24:34
-    wire        go_281;
+    wire [31:0] bi_248;
+    wire [31:0] bi_249;
+    wire [31:0] bi_250;
+    wire [31:0] bi_251;
+    wire [32:0] fov_252;
+    reg  [32:0] pd_253;
+    reg  [32:0] pd_254;
+    reg  [32:0] pd_255;
+    reg  [32:0] pd_256;
+    reg  [32:0] pd_257;
+    wire [31:0] pw_258;  // matmul_tiled.cl:24:19
+    wire [63:0] w_259;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_260;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_280;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_281;
+    wire [31:0] prd_282;  // matmul_tiled.cl:24:23
+    wire [63:0] w_283;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_284;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_285;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_305;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_306;
+    wire [31:0] prd_307;  // matmul_tiled.cl:24:34
+    wire        go_308;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
-    wire [31:0] bi_282;
-    wire [31:0] bi_283;
-    wire [31:0] bi_284;
-    wire [31:0] bi_285;
-    wire [32:0] fov_286;
-    reg  [32:0] pd_287;
-    reg  [32:0] pd_288;
-    reg  [32:0] pd_289;
-    reg  [32:0] pd_290;
-    reg  [32:0] pd_291;
-    wire [31:0] pw_292;  // matmul_tiled.cl:24:19
-    wire [63:0] w_293;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_294;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_319;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_320;
-    wire [31:0] prd_321;  // matmul_tiled.cl:24:23
-    wire [63:0] w_322;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_323;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_324;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_349;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_350;
-    wire [31:0] prd_351;  // matmul_tiled.cl:24:34
-    wire        go_352;
+    wire [31:0] bi_309;
+    wire [31:0] bi_310;
+    wire [31:0] bi_311;
+    wire [31:0] bi_312;
+    wire [32:0] fov_313;
+    reg  [32:0] pd_314;
+    reg  [32:0] pd_315;
+    reg  [32:0] pd_316;
+    reg  [32:0] pd_317;
+    reg  [32:0] pd_318;
+    wire [31:0] pw_319;  // matmul_tiled.cl:24:19
+    wire [63:0] w_320;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_321;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_346;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_347;
+    wire [31:0] prd_348;  // matmul_tiled.cl:24:23
+    wire [63:0] w_349;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_350;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_351;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_376;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_377;
+    wire [31:0] prd_378;  // matmul_tiled.cl:24:34
+    wire        go_379;
     wire        p3u5_fp_fma_valid;
     wire [31:0] p3u5_fp_fma_result;
-    wire [31:0] bi_353;
-    wire [31:0] bi_354;
-    wire [31:0] bi_355;
-    wire [31:0] bi_356;
-    wire [32:0] fov_357;
-    reg  [32:0] pd_358;
-    reg  [32:0] pd_359;
-    reg  [32:0] pd_360;
-    reg  [32:0] pd_361;
-    reg  [32:0] pd_362;
-    wire [31:0] pw_363;  // matmul_tiled.cl:24:19
-    wire [63:0] w_364;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_365;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_395;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_396;
-    wire [31:0] prd_397;  // matmul_tiled.cl:24:23
-    wire [63:0] w_398;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_399;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_400;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_430;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_431;
-    wire [31:0] prd_432;  // matmul_tiled.cl:24:34
-    wire        go_433;
+    wire [31:0] bi_380;
+    wire [31:0] bi_381;
+    wire [31:0] bi_382;
+    wire [31:0] bi_383;
+    wire [32:0] fov_384;
+    reg  [32:0] pd_385;
+    reg  [32:0] pd_386;
+    reg  [32:0] pd_387;
+    reg  [32:0] pd_388;
+    reg  [32:0] pd_389;
+    wire [31:0] pw_390;  // matmul_tiled.cl:24:19
+    wire [63:0] w_391;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_392;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_422;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_423;
+    wire [31:0] prd_424;  // matmul_tiled.cl:24:23
+    wire [63:0] w_425;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_426;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_427;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_457;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_458;
+    wire [31:0] prd_459;  // matmul_tiled.cl:24:34
+    wire        go_460;
     wire        p3u6_fp_fma_valid;
     wire [31:0] p3u6_fp_fma_result;
-    wire [31:0] bi_434;
-    wire [31:0] bi_435;
-    wire [31:0] bi_436;
-    wire [31:0] bi_437;
-    wire [32:0] fov_438;
-    reg  [32:0] pd_439;
-    reg  [32:0] pd_440;
-    reg  [32:0] pd_441;
-    reg  [32:0] pd_442;
-    reg  [32:0] pd_443;
-    wire [31:0] pw_444;  // matmul_tiled.cl:24:19
-    wire [63:0] w_445;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_446;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_481;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_482;
-    wire [31:0] prd_483;  // matmul_tiled.cl:24:23
-    wire [63:0] w_484;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_485;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_486;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_521;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_522;
-    wire [31:0] prd_523;  // matmul_tiled.cl:24:34
-    wire        go_524;
+    wire [31:0] bi_461;
+    wire [31:0] bi_462;
+    wire [31:0] bi_463;
+    wire [31:0] bi_464;
+    wire [32:0] fov_465;
+    reg  [32:0] pd_466;
+    reg  [32:0] pd_467;
+    reg  [32:0] pd_468;
+    reg  [32:0] pd_469;
+    reg  [32:0] pd_470;
+    wire [31:0] pw_471;  // matmul_tiled.cl:24:19
+    wire [63:0] w_472;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_473;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_508;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_509;
+    wire [31:0] prd_510;  // matmul_tiled.cl:24:23
+    wire [63:0] w_511;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_512;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_513;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_548;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_549;
+    wire [31:0] prd_550;  // matmul_tiled.cl:24:34
+    wire        go_551;
     wire        p3u7_fp_fma_valid;
     wire [31:0] p3u7_fp_fma_result;
-    wire [31:0] bi_525;
-    wire [31:0] bi_526;
-    wire [31:0] bi_527;
-    wire [31:0] bi_528;
-    wire [32:0] fov_529;
-    reg  [32:0] pd_530;
-    reg  [32:0] pd_531;
-    reg  [32:0] pd_532;
-    reg  [32:0] pd_533;
-    reg  [32:0] pd_534;
-    wire [31:0] pw_535;  // matmul_tiled.cl:24:19
-    wire [63:0] w_536;  // matmul_tiled.cl:7:6
-    wire [63:0] w_537;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_538;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_539;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_580;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_581;
-    wire [63:0] pv_582;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_583;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_584;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_585;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_586;  // matmul_tiled.cl:7:6
-    wire        pw_587;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_588;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_589;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_590;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_591;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_592;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_593;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_594;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_595;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_113;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_114;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_115;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_116;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_122;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_123;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_124;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_125;  // matmul_tiled.cl:24:34
+    wire [31:0] bi_552;
+    wire [31:0] bi_553;
+    wire [31:0] bi_554;
+    wire [31:0] bi_555;
+    wire [32:0] fov_556;
+    reg  [32:0] pd_557;
+    reg  [32:0] pd_558;
+    reg  [32:0] pd_559;
+    reg  [32:0] pd_560;
+    reg  [32:0] pd_561;
+    wire [31:0] pw_562;  // matmul_tiled.cl:24:19
+    wire [63:0] w_563;  // matmul_tiled.cl:7:6
+    wire [63:0] w_564;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_565;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_566;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_607;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_608;
+    wire [63:0] pv_609;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_610;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_611;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_612;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_613;  // matmul_tiled.cl:7:6
+    wire        pw_614;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_615;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_616;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_617;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_618;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_619;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_620;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_621;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_622;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_140;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_141;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_142;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_143;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_145;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_146;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_147;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_148;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_149;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_150;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_157;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_158;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_159;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_160;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_161;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_162;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_163;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_164;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_165;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_183;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_184;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_185;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_186;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_187;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_188;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_189;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_190;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_191;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_192;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_193;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_194;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_195;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_196;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_203;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_204;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_205;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_206;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_207;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_208;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_209;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_210;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_211;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_212;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_213;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_214;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_215;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_216;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_234;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_235;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_236;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_237;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_238;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_239;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_240;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_241;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_242;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_243;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_244;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_245;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_246;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_247;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_248;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_249;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_250;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_251;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_252;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_259;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_260;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_261;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_262;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_263;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_264;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_265;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_266;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_267;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_268;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_269;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_270;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_271;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_272;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_273;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_274;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_275;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_276;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_277;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_295;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_296;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_297;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_298;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_299;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_300;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_301;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_302;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_303;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_304;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_305;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_306;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_307;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_308;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_309;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_310;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_311;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_312;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_313;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_314;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_315;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_316;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_317;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_318;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_325;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_326;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_327;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_328;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_329;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_330;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_331;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_332;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_333;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_334;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_335;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_336;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_337;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_338;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_339;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_340;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_341;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_342;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_343;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_344;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_345;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_346;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_347;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_348;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_366;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_367;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_368;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_369;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_370;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_371;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_372;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_373;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_374;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_375;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_376;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_377;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_378;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_379;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_380;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_381;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_382;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_383;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_384;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_385;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_386;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_387;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_388;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_389;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_390;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_391;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_392;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_149;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_150;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_151;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_152;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_169;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_170;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_171;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_172;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_173;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_174;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_175;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_176;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_177;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_184;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_185;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_186;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_187;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_188;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_189;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_190;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_191;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_192;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_210;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_211;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_212;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_213;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_214;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_215;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_216;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_217;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_218;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_219;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_220;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_221;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_222;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_223;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_230;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_231;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_232;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_233;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_234;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_235;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_236;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_237;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_238;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_239;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_240;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_241;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_242;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_243;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_261;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_262;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_263;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_264;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_265;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_266;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_267;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_268;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_269;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_270;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_271;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_272;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_273;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_274;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_275;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_276;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_277;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_278;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_279;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_286;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_287;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_288;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_289;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_290;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_291;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_292;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_293;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_294;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_295;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_296;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_297;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_298;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_299;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_300;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_301;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_302;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_303;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_304;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_322;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_323;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_324;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_325;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_326;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_327;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_328;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_329;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_330;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_331;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_332;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_333;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_334;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_335;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_336;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_337;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_338;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_339;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_340;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_341;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_342;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_343;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_344;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_345;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_352;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_353;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_354;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_355;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_356;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_357;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_358;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_359;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_360;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_361;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_362;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_363;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_364;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_365;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_366;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_367;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_368;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_369;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_370;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_371;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_372;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_373;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_374;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_375;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_393;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_394;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_401;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_402;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_403;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_404;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_405;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_406;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_407;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_408;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_409;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_410;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_411;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_412;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_413;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_414;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_415;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_416;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_417;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_418;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_419;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_420;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_421;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_422;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_423;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_424;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_425;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_426;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_427;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_395;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_396;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_397;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_398;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_399;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_400;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_401;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_402;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_403;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_404;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_405;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_406;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_407;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_408;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_409;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_410;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_411;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_412;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_413;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_414;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_415;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_416;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_417;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_418;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_419;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_420;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_421;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_428;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_429;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_447;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_448;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_449;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_450;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_451;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_452;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_453;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_454;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_455;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_456;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_457;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_458;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_459;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_460;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_461;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_462;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_463;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_464;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_465;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_466;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_467;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_468;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_469;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_470;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_471;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_472;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_473;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_430;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_431;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_432;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_433;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_434;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_435;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_436;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_437;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_438;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_439;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_440;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_441;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_442;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_443;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_444;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_445;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_446;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_447;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_448;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_449;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_450;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_451;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_452;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_453;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_454;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_455;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_456;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_474;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_475;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
@@ -657,33 +657,33 @@ module matmul_datapath (
     reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_480;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_487;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_488;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_489;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_490;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_491;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_492;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_493;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_494;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_495;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_496;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_497;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_498;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_499;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_500;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_501;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_502;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_503;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_504;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_505;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_506;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_507;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_508;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_509;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_510;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_511;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_512;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_513;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_481;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_482;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_483;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_484;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_485;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_486;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_487;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_488;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_489;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_490;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_491;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_492;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_493;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_494;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_495;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_496;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_497;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_498;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_499;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_500;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_501;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_502;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_503;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_504;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_505;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_506;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_507;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_514;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_515;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_516;  // matmul_tiled.cl:24:34
@@ -691,33 +691,33 @@ module matmul_datapath (
     reg  [63:0] pq_518;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_519;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_520;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_540;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_541;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_542;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_543;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_544;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_545;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_546;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_547;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_548;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_549;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_550;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_551;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_552;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_553;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_554;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_555;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_556;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_557;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_558;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_559;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_560;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_561;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_562;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_563;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_564;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_565;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_566;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_521;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_522;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_523;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_524;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_525;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_526;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_527;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_528;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_529;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_530;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_531;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_532;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_533;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_534;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_535;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_536;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_537;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_538;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_539;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_540;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_541;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_542;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_543;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_544;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_545;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_546;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_547;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_567;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_568;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_569;  // matmul_tiled.cl:7:6
@@ -731,235 +731,310 @@ module matmul_datapath (
     reg  [63:0] pq_577;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_578;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_579;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_580;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_581;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_582;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_583;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_584;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_585;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_586;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_587;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_588;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_589;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_590;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_591;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_592;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_593;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_594;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_595;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_596;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_597;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_598;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_599;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_600;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_601;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_602;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_603;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_604;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_605;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_606;  // matmul_tiled.cl:7:6
     reg  [5:0]  p3_drain;
-    wire [63:0] w_596;  // matmul_tiled.cl:7:6
+    wire [63:0] w_623;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_597;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_598;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_599;  // matmul_tiled.cl:7:6
-    wire        pw_600;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_624;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_625;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_626;  // matmul_tiled.cl:7:6
+    wire        pw_627;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_601;  // matmul_tiled.cl:12:15
-    wire [63:0] w_602;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_603;  // matmul_tiled.cl:12:15
-    wire [31:0] w_604;  // matmul_tiled.cl:13:15
-    wire [63:0] w_605;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_606;  // matmul_tiled.cl:13:15
-    wire [63:0] w_607;  // matmul_tiled.cl:19:9
-    wire [63:0] w_608;  // matmul_tiled.cl:19:22
-    wire [31:0] w_609;  // matmul_tiled.cl:19:30
-    wire [31:0] pv_610;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_611;  // matmul_tiled.cl:13:15
-    wire [31:0] w_612;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_613;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_614;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_615;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_616;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_617;  // matmul_tiled.cl:19:34
-    reg  [63:0] pq_620;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_621;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_624;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_625;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_628;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_629;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_630;  // matmul_tiled.cl:19:22
-    wire [63:0] w_631;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_632;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_633;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_634;  // matmul_tiled.cl:19:22
-    wire [63:0] w_635;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_682;  // matmul_tiled.cl:13:15
-    wire [63:0] pw_683;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_684;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_728;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_729;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_730;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_731;
-    wire [63:0] w_732;  // matmul_tiled.cl:20:9
-    wire [63:0] w_733;  // matmul_tiled.cl:20:22
-    wire [31:0] pw_734;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_735;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_736;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_737;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_738;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_741;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_742;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_743;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_744;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_745;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_746;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_747;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_748;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_749;
-    wire [63:0] pv_750;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_751;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_752;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_753;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_754;  // matmul_tiled.cl:7:6
-    wire        pw_755;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_756;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_757;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_758;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_759;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_760;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_761;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_762;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_763;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_618;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_619;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_685;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_686;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_687;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_688;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_689;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_690;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_691;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_692;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_693;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_694;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_695;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_696;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_697;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_698;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_699;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_700;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_701;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_702;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_703;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_704;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_705;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_706;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_707;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_708;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_709;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_710;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_711;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_712;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_713;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_714;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_715;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_716;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_717;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_718;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_719;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_720;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_721;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_722;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_723;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_724;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_725;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_726;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_727;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_622;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_623;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_626;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_627;  // matmul_tiled.cl:19:24
-    reg  [63:0] pq_636;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_637;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_638;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_639;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_640;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_641;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_642;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_643;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_644;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_645;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_646;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_647;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_648;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_649;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_650;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_651;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_652;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_653;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_654;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_655;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_656;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_657;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_658;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_659;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_660;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_661;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_662;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_663;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_664;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_665;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_666;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_667;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_668;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_669;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_670;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_671;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_672;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_673;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_674;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_675;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_676;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_677;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_678;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_679;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_680;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_681;  // matmul_tiled.cl:13:15
-    reg  [31:0] pq_739;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_740;  // matmul_tiled.cl:20:25
+    wire [31:0] w_628;  // matmul_tiled.cl:12:15
+    wire [63:0] w_629;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_630;  // matmul_tiled.cl:12:15
+    wire [31:0] w_631;  // matmul_tiled.cl:13:15
+    wire [63:0] w_632;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_633;  // matmul_tiled.cl:13:15
+    wire [63:0] w_634;  // matmul_tiled.cl:19:9
+    wire [63:0] w_635;  // matmul_tiled.cl:19:22
+    wire [31:0] w_636;  // matmul_tiled.cl:19:30
+    wire [31:0] pv_637;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_638;  // matmul_tiled.cl:13:15
+    wire [31:0] w_639;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_640;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_641;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_642;  // matmul_tiled.cl:13:15
+    wire [26:0] pw_643;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_644;  // matmul_tiled.cl:19:24
+    wire [26:0] pw_645;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_646;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_647;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_650;  // matmul_tiled.cl:19:24
+    wire [26:0] pw_651;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_652;  // matmul_tiled.cl:19:24
+    wire [31:0] w_653;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_654;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_655;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_656;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_657;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_658;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_659;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_660;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_661;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_662;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_663;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_665;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_667;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_668;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_669;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_670;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_671;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_672;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_673;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_674;  // matmul_tiled.cl:19:34
+    reg  [63:0] pq_677;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_678;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_681;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_682;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_683;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_684;  // matmul_tiled.cl:19:22
+    wire [63:0] w_685;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_686;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_687;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_688;  // matmul_tiled.cl:19:22
+    wire [63:0] w_689;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_736;  // matmul_tiled.cl:13:15
+    wire [63:0] pw_737;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_738;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_782;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_783;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_784;  // matmul_tiled.cl:19:9
+    wire [63:0] pwa_785;
+    wire [63:0] w_786;  // matmul_tiled.cl:20:9
+    wire [63:0] w_787;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_788;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_789;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_790;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_791;  // matmul_tiled.cl:20:25
+    wire [26:0] pw_792;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_793;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_794;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_797;  // matmul_tiled.cl:20:25
+    wire [26:0] pw_798;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_799;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_800;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_801;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_802;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_803;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_804;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_805;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_806;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_808;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_810;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_811;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_812;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_813;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_814;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_815;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_816;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_817;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_818;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_819;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_820;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_821;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_822;  // matmul_tiled.cl:20:9
+    wire [63:0] pw_823;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_824;
+    wire [63:0] pv_825;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_826;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_827;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_828;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_829;  // matmul_tiled.cl:7:6
+    wire        pw_830;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_831;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_832;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_833;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_834;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_835;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_836;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_837;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_838;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_648;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_649;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_664;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_666;  // matmul_tiled.cl:19:24
+    reg  [63:0] pq_675;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_676;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_739;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_740;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_741;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_742;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_743;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_744;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_745;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_746;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_747;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_748;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_749;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_750;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_751;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_752;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_753;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_754;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_755;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_756;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_757;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_758;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_759;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_760;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_761;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_762;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_763;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_764;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_765;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_766;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_767;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_768;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_769;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_770;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_771;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_772;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_773;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_774;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_775;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_776;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_777;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_778;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_779;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_780;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_781;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_679;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_680;  // matmul_tiled.cl:19:34
+    reg  [63:0] pq_690;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_691;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_692;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_693;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_694;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_695;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_696;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_697;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_698;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_699;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_700;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_701;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_702;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_703;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_704;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_705;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_706;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_707;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_708;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_709;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_710;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_711;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_712;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_713;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_714;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_715;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_716;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_717;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_718;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_719;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_720;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_721;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_722;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_723;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_724;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_725;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_726;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_727;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_728;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_729;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_730;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_731;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_732;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_733;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_734;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_735;  // matmul_tiled.cl:13:15
+    reg  [31:0] pq_795;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_796;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_807;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_809;  // matmul_tiled.cl:20:25
     reg  [5:0]  p2_drain;
-    wire [63:0] w_764;  // matmul_tiled.cl:7:6
+    wire [63:0] w_839;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_765;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_766;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_767;  // matmul_tiled.cl:7:6
-    wire        pw_768;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_840;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_841;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_842;  // matmul_tiled.cl:7:6
+    wire        pw_843;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_769;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_770;  // matmul_tiled.cl:7:6
-    wire [63:0] w_771;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_772;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_773;  // matmul_tiled.cl:7:6
-    wire [63:0] w_774;  // matmul_tiled.cl:7:6
-    wire [63:0] w_775;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_776;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_777;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_778;
-    wire [31:0] prd_779;  // matmul_tiled.cl:7:6
-    wire [31:0] w_780;  // matmul_tiled.cl:16:17
-    wire [31:0] w_781;  // matmul_tiled.cl:18:18
-    wire [31:0] w_782;  // matmul_tiled.cl:18:25
-    wire [31:0] w_783;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_784;  // matmul_tiled.cl:18:25
-    wire [31:0] w_785;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_786;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_787;  // matmul_tiled.cl:18:25
-    wire [31:0] w_788;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_789;  // matmul_tiled.cl:18:25
-    wire        pw_790;  // matmul_tiled.cl:18:21
-    wire [63:0] w_791;  // matmul_tiled.cl:7:6
-    wire [63:0] w_792;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_793;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_794;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_795;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_796;
-    wire [63:0] pv_797;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_798;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_799;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_800;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_801;  // matmul_tiled.cl:7:6
-    wire        pw_802;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_803;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_804;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_805;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_806;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_807;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_808;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_809;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_810;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_844;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_845;  // matmul_tiled.cl:7:6
+    wire [63:0] w_846;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_847;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_848;  // matmul_tiled.cl:7:6
+    wire [63:0] w_849;  // matmul_tiled.cl:7:6
+    wire [63:0] w_850;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_851;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_852;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_853;
+    wire [31:0] prd_854;  // matmul_tiled.cl:7:6
+    wire [31:0] w_855;  // matmul_tiled.cl:16:17
+    wire [31:0] w_856;  // matmul_tiled.cl:18:18
+    wire [31:0] w_857;  // matmul_tiled.cl:18:25
+    wire [31:0] w_858;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_859;  // matmul_tiled.cl:18:25
+    wire [31:0] w_860;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_861;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_862;  // matmul_tiled.cl:18:25
+    wire [31:0] w_863;  // matmul_tiled.cl:18:25
+    wire [31:0] pw_864;  // matmul_tiled.cl:18:25
+    wire        pw_865;  // matmul_tiled.cl:18:21
+    wire [63:0] w_866;  // matmul_tiled.cl:7:6
+    wire [63:0] w_867;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_868;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_869;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_870;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_871;
+    wire [63:0] pv_872;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_873;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_874;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_875;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_876;  // matmul_tiled.cl:7:6
+    wire        pw_877;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_878;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_879;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_880;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_881;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_882;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_883;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_884;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_885;  // matmul_tiled.cl:7:6
     reg  [1:0]  p0_drain;
-    wire [63:0] w_811;  // matmul_tiled.cl:7:6
+    wire [63:0] w_886;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -1249,415 +1324,475 @@ module matmul_datapath (
     assign w_34 = 32'h00000008;
     assign pw_35 = $unsigned($signed(pw_33) * $signed(w_34));
     assign pw_36 = (pw_32 | pw_35);
-    assign pw_37 = $unsigned($signed(pw_36) * $signed(w_25));
-    assign pw_41 = (pw_31 + pq_40);
-    assign pw_42 = {{32{pw_41[31]}}, pw_41[31:0]};
-    assign pw_43 = $unsigned($signed(pw_42) * $signed(w_15));
-    assign pw_44 = (w_24 + pw_43);
-    assign pv_45 = v3_lid_x;
-    assign pw_46 = pv_45[7:0];
-    assign w_47 = 8'h01;
-    assign pw_48 = (pw_46 + w_47);
-    assign w_49 = 8'h08;
-    assign pw_50 = (pw_48 == w_49);
-    assign w_51 = 8'h00;
-    assign pw_52 = (pw_50 ? w_51 : pw_48);
-    assign pw_53 = {56'h00000000000000, pw_52[7:0]};
-    assign pv_54 = v4_lid_y;
-    assign pw_55 = pv_54[7:0];
-    assign pw_56 = (pw_55 + w_47);
-    assign pw_57 = (pw_50 ? pw_56 : pw_55);
-    assign pw_58 = {56'h00000000000000, pw_57[7:0]};
-    assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
-    assign w_59 = 64'h0000000000000000;
-    assign w_60 = v2_group_cond0;
-    assign w_62 = v1_t;
-    assign w_63 = 32'h00000001;
-    assign w_64 = (w_62 + w_63);
-    assign w_65 = arg_n;
-    assign w_66 = 32'h0000001f;
-    assign w_67 = (w_65[31] ? (~((~w_65) >> w_66)) : (w_65 >> w_66));
-    assign w_68 = 32'h0000001d;
-    assign w_69 = (w_67 >> w_68);
-    assign w_70 = (w_65 + w_69);
-    assign w_71 = 32'h00000003;
-    assign w_72 = (w_70[31] ? (~((~w_70) >> w_71)) : (w_70 >> w_71));
-    assign w_73 = ((w_64 ^ 32'h80000000) < (w_72 ^ 32'h80000000));
-    assign p3_en = (!p3_stall);
-    assign pv_74 = v4_lid_y;
-    assign pw_75 = pv_74[7:0];
+    assign pw_37 = pw_36[26:0];
+    assign pw_38 = {5'h00, pw_37[26:0]};
+    assign pw_39 = w_25[26:0];
+    assign pw_40 = {5'h00, pw_39[26:0]};
+    assign pw_41 = $unsigned($signed(pw_38) * $signed(pw_40));
+    assign pw_45 = pq_44[26:0];
+    assign pw_46 = {5'h00, pw_45[26:0]};
+    assign w_47 = 32'h0000001b;
+    assign pw_48 = (pq_44 >> w_47);
+    assign pw_49 = pw_48[4:0];
+    assign pw_50 = (pw_36 >> w_47);
+    assign pw_51 = pw_50[4:0];
+    assign pw_52 = w_25[4:0];
+    assign pw_53 = $unsigned($signed(pw_51) * $signed(pw_52));
+    assign pw_54 = pw_36[4:0];
+    assign pw_55 = (w_25 >> w_47);
+    assign pw_56 = pw_55[4:0];
+    assign pw_57 = $unsigned($signed(pw_54) * $signed(pw_56));
+    assign pw_62 = (pq_59 + pq_61);
+    assign pw_64 = (pw_49 + pq_63);
+    assign pw_65 = {27'h0000000, pw_64[4:0]};
+    assign pw_66 = (pw_65 << w_47);
+    assign pw_67 = (pw_46 | pw_66);
+    assign pw_68 = (pw_31 + pw_67);
+    assign pw_69 = {{32{pw_68[31]}}, pw_68[31:0]};
+    assign pw_70 = $unsigned($signed(pw_69) * $signed(w_15));
+    assign pw_71 = (w_24 + pw_70);
+    assign pv_72 = v3_lid_x;
+    assign pw_73 = pv_72[7:0];
+    assign w_74 = 8'h01;
+    assign pw_75 = (pw_73 + w_74);
     assign w_76 = 8'h08;
-    assign pw_77 = (pw_75 < w_76);
-    assign pv_78 = v3_lid_x;
-    assign pv_79 = v4_lid_y;
-    assign w_80 = 64'h0000000000000008;
-    assign pw_81 = $unsigned($signed(pv_79) * $signed(w_80));
-    assign pw_82 = (pw_81 | pv_78);
-    assign w_83 = 64'h0000000000000000;
-    assign w_84 = 64'h0000000000000004;
-    assign pw_85 = $unsigned($signed(pw_82) * $signed(w_84));
-    assign pw_86 = (w_83 + pw_85);
-    assign pwa_87 = (pw_86 >> 64'h0000000000000002);
-    assign prd_88 = obj2_wi_acc_rdata[31:0];
-    assign w_89 = 64'h0000000000000000;
-    assign w_90 = 64'h0000000000000020;
-    assign pw_91 = $unsigned($signed(pv_79) * $signed(w_90));
-    assign pw_92 = (w_89 + pw_91);
-    assign pwa_93 = (pw_92 >> 64'h0000000000000002);
-    assign prd_94 = obj0_As_rdata[31:0];
-    assign w_95 = 64'h0000000000000000;
-    assign pw_96 = $unsigned($signed(pv_78) * $signed(w_84));
-    assign pw_97 = (w_95 + pw_96);
-    assign pwa_98 = (pw_97 >> 64'h0000000000000002);
-    assign prd_99 = obj1_Bs_rdata[31:0];
-    assign go_100 = 1'h1;
+    assign pw_77 = (pw_75 == w_76);
+    assign w_78 = 8'h00;
+    assign pw_79 = (pw_77 ? w_78 : pw_75);
+    assign pw_80 = {56'h00000000000000, pw_79[7:0]};
+    assign pv_81 = v4_lid_y;
+    assign pw_82 = pv_81[7:0];
+    assign pw_83 = (pw_82 + w_74);
+    assign pw_84 = (pw_77 ? pw_83 : pw_82);
+    assign pw_85 = {56'h00000000000000, pw_84[7:0]};
+    assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
+    assign w_86 = 64'h0000000000000000;
+    assign w_87 = v2_group_cond0;
+    assign w_89 = v1_t;
+    assign w_90 = 32'h00000001;
+    assign w_91 = (w_89 + w_90);
+    assign w_92 = arg_n;
+    assign w_93 = 32'h0000001f;
+    assign w_94 = (w_92[31] ? (~((~w_92) >> w_93)) : (w_92 >> w_93));
+    assign w_95 = 32'h0000001d;
+    assign w_96 = (w_94 >> w_95);
+    assign w_97 = (w_92 + w_96);
+    assign w_98 = 32'h00000003;
+    assign w_99 = (w_97[31] ? (~((~w_97) >> w_98)) : (w_97 >> w_98));
+    assign w_100 = ((w_91 ^ 32'h80000000) < (w_99 ^ 32'h80000000));
+    assign p3_en = (!p3_stall);
+    assign pv_101 = v4_lid_y;
+    assign pw_102 = pv_101[7:0];
+    assign w_103 = 8'h08;
+    assign pw_104 = (pw_102 < w_103);
+    assign pv_105 = v3_lid_x;
+    assign pv_106 = v4_lid_y;
+    assign w_107 = 64'h0000000000000008;
+    assign pw_108 = $unsigned($signed(pv_106) * $signed(w_107));
+    assign pw_109 = (pw_108 | pv_105);
+    assign w_110 = 64'h0000000000000000;
+    assign w_111 = 64'h0000000000000004;
+    assign pw_112 = $unsigned($signed(pw_109) * $signed(w_111));
+    assign pw_113 = (w_110 + pw_112);
+    assign pwa_114 = (pw_113 >> 64'h0000000000000002);
+    assign prd_115 = obj2_wi_acc_rdata[31:0];
+    assign w_116 = 64'h0000000000000000;
+    assign w_117 = 64'h0000000000000020;
+    assign pw_118 = $unsigned($signed(pv_106) * $signed(w_117));
+    assign pw_119 = (w_116 + pw_118);
+    assign pwa_120 = (pw_119 >> 64'h0000000000000002);
+    assign prd_121 = obj0_As_rdata[31:0];
+    assign w_122 = 64'h0000000000000000;
+    assign pw_123 = $unsigned($signed(pv_105) * $signed(w_111));
+    assign pw_124 = (w_122 + pw_123);
+    assign pwa_125 = (pw_124 >> 64'h0000000000000002);
+    assign prd_126 = obj1_Bs_rdata[31:0];
+    assign go_127 = 1'h1;
 
     ohls_fp_fma p3u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_100),
-        .a(prd_94),
-        .b(prd_99),
-        .c(prd_88),
+        .in_valid(go_127),
+        .a(prd_121),
+        .b(prd_126),
+        .c(prd_115),
         .out_valid(p3u0_fp_fma_valid),
         .result(p3u0_fp_fma_result)
     );
-    assign bi_101 = p3u0_fp_fma_result;
-    assign bi_102 = prd_94;
-    assign bi_103 = prd_99;
-    assign bi_104 = prd_88;
-    assign fov_105 = {((((((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000))) || ((&bi_103[30:23]) && (!(bi_103[22:0] == 23'h000000)))) || ((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) && (bi_103[30:0] == 31'h00000000)) || ((bi_102[30:0] == 31'h00000000) && ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000))))) || ((&bi_104[30:23]) && (!(bi_104[22:0] == 23'h000000)))) || (((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) || ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000))) && ((&bi_104[30:23]) && (bi_104[22:0] == 23'h000000))) && ((bi_102[31] ^ bi_103[31]) != bi_104[31]))), (((&bi_102[30:23]) && (!(bi_102[22:0] == 23'h000000))) ? (bi_102 | 32'h00400000) : (((&bi_103[30:23]) && (!(bi_103[22:0] == 23'h000000))) ? (bi_103 | 32'h00400000) : (((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) && (bi_103[30:0] == 31'h00000000)) || ((bi_102[30:0] == 31'h00000000) && ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_104[30:23]) && (!(bi_104[22:0] == 23'h000000))) ? (bi_104 | 32'h00400000) : ((((((&bi_102[30:23]) && (bi_102[22:0] == 23'h000000)) || ((&bi_103[30:23]) && (bi_103[22:0] == 23'h000000))) && ((&bi_104[30:23]) && (bi_104[22:0] == 23'h000000))) && ((bi_102[31] ^ bi_103[31]) != bi_104[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_111 = (pd_110[32] ? pd_110[31:0] : bi_101);
-    assign pw_112 = (pw_92 + w_84);
-    assign pwa_118 = (pq_117 >> 64'h0000000000000002);
-    assign prd_119 = obj0_As_r1_rdata[31:0];
-    assign pw_120 = (w_95 + w_90);
-    assign pw_121 = (pw_120 + pw_96);
-    assign pwa_127 = (pq_126 >> 64'h0000000000000002);
-    assign prd_128 = obj1_Bs_r1_rdata[31:0];
-    assign go_129 = 1'h1;
+    assign bi_128 = p3u0_fp_fma_result;
+    assign bi_129 = prd_121;
+    assign bi_130 = prd_126;
+    assign bi_131 = prd_115;
+    assign fov_132 = {((((((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) || ((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000)))) || ((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))))) || ((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000)))) || (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31]))), (((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) ? (bi_129 | 32'h00400000) : (((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000))) ? (bi_130 | 32'h00400000) : (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : ((((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_138 = (pd_137[32] ? pd_137[31:0] : bi_128);
+    assign pw_139 = (pw_119 + w_111);
+    assign pwa_145 = (pq_144 >> 64'h0000000000000002);
+    assign prd_146 = obj0_As_r1_rdata[31:0];
+    assign pw_147 = (w_122 + w_117);
+    assign pw_148 = (pw_147 + pw_123);
+    assign pwa_154 = (pq_153 >> 64'h0000000000000002);
+    assign prd_155 = obj1_Bs_r1_rdata[31:0];
+    assign go_156 = 1'h1;
 
     ohls_fp_fma p3u1_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_129),
-        .a(prd_119),
-        .b(prd_128),
-        .c(pw_111),
+        .in_valid(go_156),
+        .a(prd_146),
+        .b(prd_155),
+        .c(pw_138),
         .out_valid(p3u1_fp_fma_valid),
         .result(p3u1_fp_fma_result)
     );
-    assign bi_130 = p3u1_fp_fma_result;
-    assign bi_131 = prd_119;
-    assign bi_132 = prd_128;
-    assign bi_133 = pw_111;
-    assign fov_134 = {((((((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) || ((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000)))) || ((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) && (bi_132[30:0] == 31'h00000000)) || ((bi_131[30:0] == 31'h00000000) && ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))))) || ((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000)))) || (((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) || ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((bi_131[31] ^ bi_132[31]) != bi_133[31]))), (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : (((&bi_132[30:23]) && (!(bi_132[22:0] == 23'h000000))) ? (bi_132 | 32'h00400000) : (((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) && (bi_132[30:0] == 31'h00000000)) || ((bi_131[30:0] == 31'h00000000) && ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) ? (bi_133 | 32'h00400000) : ((((((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000)) || ((&bi_132[30:23]) && (bi_132[22:0] == 23'h000000))) && ((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000))) && ((bi_131[31] ^ bi_132[31]) != bi_133[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_140 = (pd_139[32] ? pd_139[31:0] : bi_130);
-    assign pw_141 = (pw_92 + w_80);
-    assign pwa_152 = (pq_151 >> 64'h0000000000000002);
-    assign prd_153 = obj0_As_r2_rdata[31:0];
-    assign w_154 = 64'h0000000000000040;
-    assign pw_155 = (w_95 + w_154);
-    assign pw_156 = (pw_155 + pw_96);
-    assign pwa_167 = (pq_166 >> 64'h0000000000000002);
-    assign prd_168 = obj1_Bs_r2_rdata[31:0];
-    assign go_169 = 1'h1;
+    assign bi_157 = p3u1_fp_fma_result;
+    assign bi_158 = prd_146;
+    assign bi_159 = prd_155;
+    assign bi_160 = pw_138;
+    assign fov_161 = {((((((&bi_158[30:23]) && (!(bi_158[22:0] == 23'h000000))) || ((&bi_159[30:23]) && (!(bi_159[22:0] == 23'h000000)))) || ((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) && (bi_159[30:0] == 31'h00000000)) || ((bi_158[30:0] == 31'h00000000) && ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000))))) || ((&bi_160[30:23]) && (!(bi_160[22:0] == 23'h000000)))) || (((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) || ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000))) && ((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000))) && ((bi_158[31] ^ bi_159[31]) != bi_160[31]))), (((&bi_158[30:23]) && (!(bi_158[22:0] == 23'h000000))) ? (bi_158 | 32'h00400000) : (((&bi_159[30:23]) && (!(bi_159[22:0] == 23'h000000))) ? (bi_159 | 32'h00400000) : (((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) && (bi_159[30:0] == 31'h00000000)) || ((bi_158[30:0] == 31'h00000000) && ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_160[30:23]) && (!(bi_160[22:0] == 23'h000000))) ? (bi_160 | 32'h00400000) : ((((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) || ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000))) && ((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000))) && ((bi_158[31] ^ bi_159[31]) != bi_160[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_167 = (pd_166[32] ? pd_166[31:0] : bi_157);
+    assign pw_168 = (pw_119 + w_107);
+    assign pwa_179 = (pq_178 >> 64'h0000000000000002);
+    assign prd_180 = obj0_As_r2_rdata[31:0];
+    assign w_181 = 64'h0000000000000040;
+    assign pw_182 = (w_122 + w_181);
+    assign pw_183 = (pw_182 + pw_123);
+    assign pwa_194 = (pq_193 >> 64'h0000000000000002);
+    assign prd_195 = obj1_Bs_r2_rdata[31:0];
+    assign go_196 = 1'h1;
 
     ohls_fp_fma p3u2_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_169),
-        .a(prd_153),
-        .b(prd_168),
-        .c(pw_140),
+        .in_valid(go_196),
+        .a(prd_180),
+        .b(prd_195),
+        .c(pw_167),
         .out_valid(p3u2_fp_fma_valid),
         .result(p3u2_fp_fma_result)
     );
-    assign bi_170 = p3u2_fp_fma_result;
-    assign bi_171 = prd_153;
-    assign bi_172 = prd_168;
-    assign bi_173 = pw_140;
-    assign fov_174 = {((((((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) || ((&bi_172[30:23]) && (!(bi_172[22:0] == 23'h000000)))) || ((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) && (bi_172[30:0] == 31'h00000000)) || ((bi_171[30:0] == 31'h00000000) && ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))))) || ((&bi_173[30:23]) && (!(bi_173[22:0] == 23'h000000)))) || (((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) || ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))) && ((&bi_173[30:23]) && (bi_173[22:0] == 23'h000000))) && ((bi_171[31] ^ bi_172[31]) != bi_173[31]))), (((&bi_171[30:23]) && (!(bi_171[22:0] == 23'h000000))) ? (bi_171 | 32'h00400000) : (((&bi_172[30:23]) && (!(bi_172[22:0] == 23'h000000))) ? (bi_172 | 32'h00400000) : (((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) && (bi_172[30:0] == 31'h00000000)) || ((bi_171[30:0] == 31'h00000000) && ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_173[30:23]) && (!(bi_173[22:0] == 23'h000000))) ? (bi_173 | 32'h00400000) : ((((((&bi_171[30:23]) && (bi_171[22:0] == 23'h000000)) || ((&bi_172[30:23]) && (bi_172[22:0] == 23'h000000))) && ((&bi_173[30:23]) && (bi_173[22:0] == 23'h000000))) && ((bi_171[31] ^ bi_172[31]) != bi_173[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_180 = (pd_179[32] ? pd_179[31:0] : bi_170);
-    assign w_181 = 64'h000000000000000c;
-    assign pw_182 = (pw_92 + w_181);
-    assign pwa_198 = (pq_197 >> 64'h0000000000000002);
-    assign prd_199 = obj0_As_r3_rdata[31:0];
-    assign w_200 = 64'h0000000000000060;
-    assign pw_201 = (w_95 + w_200);
-    assign pw_202 = (pw_201 + pw_96);
-    assign pwa_218 = (pq_217 >> 64'h0000000000000002);
-    assign prd_219 = obj1_Bs_r3_rdata[31:0];
-    assign go_220 = 1'h1;
+    assign bi_197 = p3u2_fp_fma_result;
+    assign bi_198 = prd_180;
+    assign bi_199 = prd_195;
+    assign bi_200 = pw_167;
+    assign fov_201 = {((((((&bi_198[30:23]) && (!(bi_198[22:0] == 23'h000000))) || ((&bi_199[30:23]) && (!(bi_199[22:0] == 23'h000000)))) || ((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) && (bi_199[30:0] == 31'h00000000)) || ((bi_198[30:0] == 31'h00000000) && ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000))))) || ((&bi_200[30:23]) && (!(bi_200[22:0] == 23'h000000)))) || (((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) || ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000))) && ((&bi_200[30:23]) && (bi_200[22:0] == 23'h000000))) && ((bi_198[31] ^ bi_199[31]) != bi_200[31]))), (((&bi_198[30:23]) && (!(bi_198[22:0] == 23'h000000))) ? (bi_198 | 32'h00400000) : (((&bi_199[30:23]) && (!(bi_199[22:0] == 23'h000000))) ? (bi_199 | 32'h00400000) : (((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) && (bi_199[30:0] == 31'h00000000)) || ((bi_198[30:0] == 31'h00000000) && ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_200[30:23]) && (!(bi_200[22:0] == 23'h000000))) ? (bi_200 | 32'h00400000) : ((((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) || ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000))) && ((&bi_200[30:23]) && (bi_200[22:0] == 23'h000000))) && ((bi_198[31] ^ bi_199[31]) != bi_200[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_207 = (pd_206[32] ? pd_206[31:0] : bi_197);
+    assign w_208 = 64'h000000000000000c;
+    assign pw_209 = (pw_119 + w_208);
+    assign pwa_225 = (pq_224 >> 64'h0000000000000002);
+    assign prd_226 = obj0_As_r3_rdata[31:0];
+    assign w_227 = 64'h0000000000000060;
+    assign pw_228 = (w_122 + w_227);
+    assign pw_229 = (pw_228 + pw_123);
+    assign pwa_245 = (pq_244 >> 64'h0000000000000002);
+    assign prd_246 = obj1_Bs_r3_rdata[31:0];
+    assign go_247 = 1'h1;
 
     ohls_fp_fma p3u3_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_220),
-        .a(prd_199),
-        .b(prd_219),
-        .c(pw_180),
+        .in_valid(go_247),
+        .a(prd_226),
+        .b(prd_246),
+        .c(pw_207),
         .out_valid(p3u3_fp_fma_valid),
         .result(p3u3_fp_fma_result)
     );
-    assign bi_221 = p3u3_fp_fma_result;
-    assign bi_222 = prd_199;
-    assign bi_223 = prd_219;
-    assign bi_224 = pw_180;
-    assign fov_225 = {((((((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) || ((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000)))) || ((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) && (bi_223[30:0] == 31'h00000000)) || ((bi_222[30:0] == 31'h00000000) && ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))))) || ((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000)))) || (((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) || ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((bi_222[31] ^ bi_223[31]) != bi_224[31]))), (((&bi_222[30:23]) && (!(bi_222[22:0] == 23'h000000))) ? (bi_222 | 32'h00400000) : (((&bi_223[30:23]) && (!(bi_223[22:0] == 23'h000000))) ? (bi_223 | 32'h00400000) : (((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) && (bi_223[30:0] == 31'h00000000)) || ((bi_222[30:0] == 31'h00000000) && ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_224[30:23]) && (!(bi_224[22:0] == 23'h000000))) ? (bi_224 | 32'h00400000) : ((((((&bi_222[30:23]) && (bi_222[22:0] == 23'h000000)) || ((&bi_223[30:23]) && (bi_223[22:0] == 23'h000000))) && ((&bi_224[30:23]) && (bi_224[22:0] == 23'h000000))) && ((bi_222[31] ^ bi_223[31]) != bi_224[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_231 = (pd_230[32] ? pd_230[31:0] : bi_221);
-    assign w_232 = 64'h0000000000000010;
-    assign pw_233 = (pw_92 + w_232);
-    assign pwa_254 = (pq_253 >> 64'h0000000000000002);
-    assign prd_255 = obj0_As_r4_rdata[31:0];
-    assign w_256 = 64'h0000000000000080;
-    assign pw_257 = (w_95 + w_256);
-    assign pw_258 = (pw_257 + pw_96);
-    assign pwa_279 = (pq_278 >> 64'h0000000000000002);
-    assign prd_280 = obj1_Bs_r4_rdata[31:0];
-    assign go_281 = 1'h1;
+    assign bi_248 = p3u3_fp_fma_result;
+    assign bi_249 = prd_226;
+    assign bi_250 = prd_246;
+    assign bi_251 = pw_207;
+    assign fov_252 = {((((((&bi_249[30:23]) && (!(bi_249[22:0] == 23'h000000))) || ((&bi_250[30:23]) && (!(bi_250[22:0] == 23'h000000)))) || ((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) && (bi_250[30:0] == 31'h00000000)) || ((bi_249[30:0] == 31'h00000000) && ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000))))) || ((&bi_251[30:23]) && (!(bi_251[22:0] == 23'h000000)))) || (((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) || ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000))) && ((&bi_251[30:23]) && (bi_251[22:0] == 23'h000000))) && ((bi_249[31] ^ bi_250[31]) != bi_251[31]))), (((&bi_249[30:23]) && (!(bi_249[22:0] == 23'h000000))) ? (bi_249 | 32'h00400000) : (((&bi_250[30:23]) && (!(bi_250[22:0] == 23'h000000))) ? (bi_250 | 32'h00400000) : (((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) && (bi_250[30:0] == 31'h00000000)) || ((bi_249[30:0] == 31'h00000000) && ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_251[30:23]) && (!(bi_251[22:0] == 23'h000000))) ? (bi_251 | 32'h00400000) : ((((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) || ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000))) && ((&bi_251[30:23]) && (bi_251[22:0] == 23'h000000))) && ((bi_249[31] ^ bi_250[31]) != bi_251[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_258 = (pd_257[32] ? pd_257[31:0] : bi_248);
+    assign w_259 = 64'h0000000000000010;
+    assign pw_260 = (pw_119 + w_259);
+    assign pwa_281 = (pq_280 >> 64'h0000000000000002);
+    assign prd_282 = obj0_As_r4_rdata[31:0];
+    assign w_283 = 64'h0000000000000080;
+    assign pw_284 = (w_122 + w_283);
+    assign pw_285 = (pw_284 + pw_123);
+    assign pwa_306 = (pq_305 >> 64'h0000000000000002);
+    assign prd_307 = obj1_Bs_r4_rdata[31:0];
+    assign go_308 = 1'h1;
 
     ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_281),
-        .a(prd_255),
-        .b(prd_280),
-        .c(pw_231),
+        .in_valid(go_308),
+        .a(prd_282),
+        .b(prd_307),
+        .c(pw_258),
         .out_valid(p3u4_fp_fma_valid),
         .result(p3u4_fp_fma_result)
     );
-    assign bi_282 = p3u4_fp_fma_result;
-    assign bi_283 = prd_255;
-    assign bi_284 = prd_280;
-    assign bi_285 = pw_231;
-    assign fov_286 = {((((((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) || ((&bi_284[30:23]) && (!(bi_284[22:0] == 23'h000000)))) || ((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) && (bi_284[30:0] == 31'h00000000)) || ((bi_283[30:0] == 31'h00000000) && ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))))) || ((&bi_285[30:23]) && (!(bi_285[22:0] == 23'h000000)))) || (((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) || ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))) && ((&bi_285[30:23]) && (bi_285[22:0] == 23'h000000))) && ((bi_283[31] ^ bi_284[31]) != bi_285[31]))), (((&bi_283[30:23]) && (!(bi_283[22:0] == 23'h000000))) ? (bi_283 | 32'h00400000) : (((&bi_284[30:23]) && (!(bi_284[22:0] == 23'h000000))) ? (bi_284 | 32'h00400000) : (((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) && (bi_284[30:0] == 31'h00000000)) || ((bi_283[30:0] == 31'h00000000) && ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_285[30:23]) && (!(bi_285[22:0] == 23'h000000))) ? (bi_285 | 32'h00400000) : ((((((&bi_283[30:23]) && (bi_283[22:0] == 23'h000000)) || ((&bi_284[30:23]) && (bi_284[22:0] == 23'h000000))) && ((&bi_285[30:23]) && (bi_285[22:0] == 23'h000000))) && ((bi_283[31] ^ bi_284[31]) != bi_285[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_292 = (pd_291[32] ? pd_291[31:0] : bi_282);
-    assign w_293 = 64'h0000000000000014;
-    assign pw_294 = (pw_92 + w_293);
-    assign pwa_320 = (pq_319 >> 64'h0000000000000002);
-    assign prd_321 = obj0_As_r5_rdata[31:0];
-    assign w_322 = 64'h00000000000000a0;
-    assign pw_323 = (w_95 + w_322);
-    assign pw_324 = (pw_323 + pw_96);
-    assign pwa_350 = (pq_349 >> 64'h0000000000000002);
-    assign prd_351 = obj1_Bs_r5_rdata[31:0];
-    assign go_352 = 1'h1;
+    assign bi_309 = p3u4_fp_fma_result;
+    assign bi_310 = prd_282;
+    assign bi_311 = prd_307;
+    assign bi_312 = pw_258;
+    assign fov_313 = {((((((&bi_310[30:23]) && (!(bi_310[22:0] == 23'h000000))) || ((&bi_311[30:23]) && (!(bi_311[22:0] == 23'h000000)))) || ((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) && (bi_311[30:0] == 31'h00000000)) || ((bi_310[30:0] == 31'h00000000) && ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000))))) || ((&bi_312[30:23]) && (!(bi_312[22:0] == 23'h000000)))) || (((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) || ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000))) && ((&bi_312[30:23]) && (bi_312[22:0] == 23'h000000))) && ((bi_310[31] ^ bi_311[31]) != bi_312[31]))), (((&bi_310[30:23]) && (!(bi_310[22:0] == 23'h000000))) ? (bi_310 | 32'h00400000) : (((&bi_311[30:23]) && (!(bi_311[22:0] == 23'h000000))) ? (bi_311 | 32'h00400000) : (((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) && (bi_311[30:0] == 31'h00000000)) || ((bi_310[30:0] == 31'h00000000) && ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_312[30:23]) && (!(bi_312[22:0] == 23'h000000))) ? (bi_312 | 32'h00400000) : ((((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) || ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000))) && ((&bi_312[30:23]) && (bi_312[22:0] == 23'h000000))) && ((bi_310[31] ^ bi_311[31]) != bi_312[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_319 = (pd_318[32] ? pd_318[31:0] : bi_309);
+    assign w_320 = 64'h0000000000000014;
+    assign pw_321 = (pw_119 + w_320);
+    assign pwa_347 = (pq_346 >> 64'h0000000000000002);
+    assign prd_348 = obj0_As_r5_rdata[31:0];
+    assign w_349 = 64'h00000000000000a0;
+    assign pw_350 = (w_122 + w_349);
+    assign pw_351 = (pw_350 + pw_123);
+    assign pwa_377 = (pq_376 >> 64'h0000000000000002);
+    assign prd_378 = obj1_Bs_r5_rdata[31:0];
+    assign go_379 = 1'h1;
 
     ohls_fp_fma p3u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_352),
-        .a(prd_321),
-        .b(prd_351),
-        .c(pw_292),
+        .in_valid(go_379),
+        .a(prd_348),
+        .b(prd_378),
+        .c(pw_319),
         .out_valid(p3u5_fp_fma_valid),
         .result(p3u5_fp_fma_result)
     );
-    assign bi_353 = p3u5_fp_fma_result;
-    assign bi_354 = prd_321;
-    assign bi_355 = prd_351;
-    assign bi_356 = pw_292;
-    assign fov_357 = {((((((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) || ((&bi_355[30:23]) && (!(bi_355[22:0] == 23'h000000)))) || ((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) && (bi_355[30:0] == 31'h00000000)) || ((bi_354[30:0] == 31'h00000000) && ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))))) || ((&bi_356[30:23]) && (!(bi_356[22:0] == 23'h000000)))) || (((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) || ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))) && ((&bi_356[30:23]) && (bi_356[22:0] == 23'h000000))) && ((bi_354[31] ^ bi_355[31]) != bi_356[31]))), (((&bi_354[30:23]) && (!(bi_354[22:0] == 23'h000000))) ? (bi_354 | 32'h00400000) : (((&bi_355[30:23]) && (!(bi_355[22:0] == 23'h000000))) ? (bi_355 | 32'h00400000) : (((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) && (bi_355[30:0] == 31'h00000000)) || ((bi_354[30:0] == 31'h00000000) && ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_356[30:23]) && (!(bi_356[22:0] == 23'h000000))) ? (bi_356 | 32'h00400000) : ((((((&bi_354[30:23]) && (bi_354[22:0] == 23'h000000)) || ((&bi_355[30:23]) && (bi_355[22:0] == 23'h000000))) && ((&bi_356[30:23]) && (bi_356[22:0] == 23'h000000))) && ((bi_354[31] ^ bi_355[31]) != bi_356[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_363 = (pd_362[32] ? pd_362[31:0] : bi_353);
-    assign w_364 = 64'h0000000000000018;
-    assign pw_365 = (pw_92 + w_364);
-    assign pwa_396 = (pq_395 >> 64'h0000000000000002);
-    assign prd_397 = obj0_As_r6_rdata[31:0];
-    assign w_398 = 64'h00000000000000c0;
-    assign pw_399 = (w_95 + w_398);
-    assign pw_400 = (pw_399 + pw_96);
-    assign pwa_431 = (pq_430 >> 64'h0000000000000002);
-    assign prd_432 = obj1_Bs_r6_rdata[31:0];
-    assign go_433 = 1'h1;
+    assign bi_380 = p3u5_fp_fma_result;
+    assign bi_381 = prd_348;
+    assign bi_382 = prd_378;
+    assign bi_383 = pw_319;
+    assign fov_384 = {((((((&bi_381[30:23]) && (!(bi_381[22:0] == 23'h000000))) || ((&bi_382[30:23]) && (!(bi_382[22:0] == 23'h000000)))) || ((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) && (bi_382[30:0] == 31'h00000000)) || ((bi_381[30:0] == 31'h00000000) && ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000))))) || ((&bi_383[30:23]) && (!(bi_383[22:0] == 23'h000000)))) || (((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) || ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000))) && ((&bi_383[30:23]) && (bi_383[22:0] == 23'h000000))) && ((bi_381[31] ^ bi_382[31]) != bi_383[31]))), (((&bi_381[30:23]) && (!(bi_381[22:0] == 23'h000000))) ? (bi_381 | 32'h00400000) : (((&bi_382[30:23]) && (!(bi_382[22:0] == 23'h000000))) ? (bi_382 | 32'h00400000) : (((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) && (bi_382[30:0] == 31'h00000000)) || ((bi_381[30:0] == 31'h00000000) && ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_383[30:23]) && (!(bi_383[22:0] == 23'h000000))) ? (bi_383 | 32'h00400000) : ((((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) || ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000))) && ((&bi_383[30:23]) && (bi_383[22:0] == 23'h000000))) && ((bi_381[31] ^ bi_382[31]) != bi_383[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_390 = (pd_389[32] ? pd_389[31:0] : bi_380);
+    assign w_391 = 64'h0000000000000018;
+    assign pw_392 = (pw_119 + w_391);
+    assign pwa_423 = (pq_422 >> 64'h0000000000000002);
+    assign prd_424 = obj0_As_r6_rdata[31:0];
+    assign w_425 = 64'h00000000000000c0;
+    assign pw_426 = (w_122 + w_425);
+    assign pw_427 = (pw_426 + pw_123);
+    assign pwa_458 = (pq_457 >> 64'h0000000000000002);
+    assign prd_459 = obj1_Bs_r6_rdata[31:0];
+    assign go_460 = 1'h1;
 
     ohls_fp_fma p3u6_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_433),
-        .a(prd_397),
-        .b(prd_432),
-        .c(pw_363),
+        .in_valid(go_460),
+        .a(prd_424),
+        .b(prd_459),
+        .c(pw_390),
         .out_valid(p3u6_fp_fma_valid),
         .result(p3u6_fp_fma_result)
     );
-    assign bi_434 = p3u6_fp_fma_result;
-    assign bi_435 = prd_397;
-    assign bi_436 = prd_432;
-    assign bi_437 = pw_363;
-    assign fov_438 = {((((((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) || ((&bi_436[30:23]) && (!(bi_436[22:0] == 23'h000000)))) || ((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) && (bi_436[30:0] == 31'h00000000)) || ((bi_435[30:0] == 31'h00000000) && ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))))) || ((&bi_437[30:23]) && (!(bi_437[22:0] == 23'h000000)))) || (((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) || ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))) && ((&bi_437[30:23]) && (bi_437[22:0] == 23'h000000))) && ((bi_435[31] ^ bi_436[31]) != bi_437[31]))), (((&bi_435[30:23]) && (!(bi_435[22:0] == 23'h000000))) ? (bi_435 | 32'h00400000) : (((&bi_436[30:23]) && (!(bi_436[22:0] == 23'h000000))) ? (bi_436 | 32'h00400000) : (((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) && (bi_436[30:0] == 31'h00000000)) || ((bi_435[30:0] == 31'h00000000) && ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_437[30:23]) && (!(bi_437[22:0] == 23'h000000))) ? (bi_437 | 32'h00400000) : ((((((&bi_435[30:23]) && (bi_435[22:0] == 23'h000000)) || ((&bi_436[30:23]) && (bi_436[22:0] == 23'h000000))) && ((&bi_437[30:23]) && (bi_437[22:0] == 23'h000000))) && ((bi_435[31] ^ bi_436[31]) != bi_437[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_444 = (pd_443[32] ? pd_443[31:0] : bi_434);
-    assign w_445 = 64'h000000000000001c;
-    assign pw_446 = (pw_92 + w_445);
-    assign pwa_482 = (pq_481 >> 64'h0000000000000002);
-    assign prd_483 = obj0_As_r7_rdata[31:0];
-    assign w_484 = 64'h00000000000000e0;
-    assign pw_485 = (w_95 + w_484);
-    assign pw_486 = (pw_485 + pw_96);
-    assign pwa_522 = (pq_521 >> 64'h0000000000000002);
-    assign prd_523 = obj1_Bs_r7_rdata[31:0];
-    assign go_524 = 1'h1;
+    assign bi_461 = p3u6_fp_fma_result;
+    assign bi_462 = prd_424;
+    assign bi_463 = prd_459;
+    assign bi_464 = pw_390;
+    assign fov_465 = {((((((&bi_462[30:23]) && (!(bi_462[22:0] == 23'h000000))) || ((&bi_463[30:23]) && (!(bi_463[22:0] == 23'h000000)))) || ((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) && (bi_463[30:0] == 31'h00000000)) || ((bi_462[30:0] == 31'h00000000) && ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))))) || ((&bi_464[30:23]) && (!(bi_464[22:0] == 23'h000000)))) || (((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) || ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))) && ((&bi_464[30:23]) && (bi_464[22:0] == 23'h000000))) && ((bi_462[31] ^ bi_463[31]) != bi_464[31]))), (((&bi_462[30:23]) && (!(bi_462[22:0] == 23'h000000))) ? (bi_462 | 32'h00400000) : (((&bi_463[30:23]) && (!(bi_463[22:0] == 23'h000000))) ? (bi_463 | 32'h00400000) : (((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) && (bi_463[30:0] == 31'h00000000)) || ((bi_462[30:0] == 31'h00000000) && ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_464[30:23]) && (!(bi_464[22:0] == 23'h000000))) ? (bi_464 | 32'h00400000) : ((((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) || ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))) && ((&bi_464[30:23]) && (bi_464[22:0] == 23'h000000))) && ((bi_462[31] ^ bi_463[31]) != bi_464[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_471 = (pd_470[32] ? pd_470[31:0] : bi_461);
+    assign w_472 = 64'h000000000000001c;
+    assign pw_473 = (pw_119 + w_472);
+    assign pwa_509 = (pq_508 >> 64'h0000000000000002);
+    assign prd_510 = obj0_As_r7_rdata[31:0];
+    assign w_511 = 64'h00000000000000e0;
+    assign pw_512 = (w_122 + w_511);
+    assign pw_513 = (pw_512 + pw_123);
+    assign pwa_549 = (pq_548 >> 64'h0000000000000002);
+    assign prd_550 = obj1_Bs_r7_rdata[31:0];
+    assign go_551 = 1'h1;
 
     ohls_fp_fma p3u7_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_524),
-        .a(prd_483),
-        .b(prd_523),
-        .c(pw_444),
+        .in_valid(go_551),
+        .a(prd_510),
+        .b(prd_550),
+        .c(pw_471),
         .out_valid(p3u7_fp_fma_valid),
         .result(p3u7_fp_fma_result)
     );
-    assign bi_525 = p3u7_fp_fma_result;
-    assign bi_526 = prd_483;
-    assign bi_527 = prd_523;
-    assign bi_528 = pw_444;
-    assign fov_529 = {((((((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) || ((&bi_527[30:23]) && (!(bi_527[22:0] == 23'h000000)))) || ((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) && (bi_527[30:0] == 31'h00000000)) || ((bi_526[30:0] == 31'h00000000) && ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))))) || ((&bi_528[30:23]) && (!(bi_528[22:0] == 23'h000000)))) || (((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) || ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))) && ((&bi_528[30:23]) && (bi_528[22:0] == 23'h000000))) && ((bi_526[31] ^ bi_527[31]) != bi_528[31]))), (((&bi_526[30:23]) && (!(bi_526[22:0] == 23'h000000))) ? (bi_526 | 32'h00400000) : (((&bi_527[30:23]) && (!(bi_527[22:0] == 23'h000000))) ? (bi_527 | 32'h00400000) : (((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) && (bi_527[30:0] == 31'h00000000)) || ((bi_526[30:0] == 31'h00000000) && ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_528[30:23]) && (!(bi_528[22:0] == 23'h000000))) ? (bi_528 | 32'h00400000) : ((((((&bi_526[30:23]) && (bi_526[22:0] == 23'h000000)) || ((&bi_527[30:23]) && (bi_527[22:0] == 23'h000000))) && ((&bi_528[30:23]) && (bi_528[22:0] == 23'h000000))) && ((bi_526[31] ^ bi_527[31]) != bi_528[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_535 = (pd_534[32] ? pd_534[31:0] : bi_525);
-    assign w_536 = 64'h0000000000000000;
-    assign w_537 = 64'h0000000000000004;
-    assign pw_538 = $unsigned($signed(pw_82) * $signed(w_537));
-    assign pw_539 = (w_536 + pw_538);
-    assign pwa_581 = (pq_580 >> 64'h0000000000000002);
-    assign pv_582 = v3_lid_x;
-    assign pw_583 = pv_582[7:0];
-    assign w_584 = 8'h01;
-    assign pw_585 = (pw_583 + w_584);
-    assign w_586 = 8'h08;
-    assign pw_587 = (pw_585 == w_586);
-    assign w_588 = 8'h00;
-    assign pw_589 = (pw_587 ? w_588 : pw_585);
-    assign pw_590 = {56'h00000000000000, pw_589[7:0]};
-    assign pv_591 = v4_lid_y;
-    assign pw_592 = pv_591[7:0];
-    assign pw_593 = (pw_592 + w_584);
-    assign pw_594 = (pw_587 ? pw_593 : pw_592);
-    assign pw_595 = {56'h00000000000000, pw_594[7:0]};
+    assign bi_552 = p3u7_fp_fma_result;
+    assign bi_553 = prd_510;
+    assign bi_554 = prd_550;
+    assign bi_555 = pw_471;
+    assign fov_556 = {((((((&bi_553[30:23]) && (!(bi_553[22:0] == 23'h000000))) || ((&bi_554[30:23]) && (!(bi_554[22:0] == 23'h000000)))) || ((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) && (bi_554[30:0] == 31'h00000000)) || ((bi_553[30:0] == 31'h00000000) && ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000))))) || ((&bi_555[30:23]) && (!(bi_555[22:0] == 23'h000000)))) || (((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) || ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000))) && ((&bi_555[30:23]) && (bi_555[22:0] == 23'h000000))) && ((bi_553[31] ^ bi_554[31]) != bi_555[31]))), (((&bi_553[30:23]) && (!(bi_553[22:0] == 23'h000000))) ? (bi_553 | 32'h00400000) : (((&bi_554[30:23]) && (!(bi_554[22:0] == 23'h000000))) ? (bi_554 | 32'h00400000) : (((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) && (bi_554[30:0] == 31'h00000000)) || ((bi_553[30:0] == 31'h00000000) && ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_555[30:23]) && (!(bi_555[22:0] == 23'h000000))) ? (bi_555 | 32'h00400000) : ((((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) || ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000))) && ((&bi_555[30:23]) && (bi_555[22:0] == 23'h000000))) && ((bi_553[31] ^ bi_554[31]) != bi_555[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_562 = (pd_561[32] ? pd_561[31:0] : bi_552);
+    assign w_563 = 64'h0000000000000000;
+    assign w_564 = 64'h0000000000000004;
+    assign pw_565 = $unsigned($signed(pw_109) * $signed(w_564));
+    assign pw_566 = (w_563 + pw_565);
+    assign pwa_608 = (pq_607 >> 64'h0000000000000002);
+    assign pv_609 = v3_lid_x;
+    assign pw_610 = pv_609[7:0];
+    assign w_611 = 8'h01;
+    assign pw_612 = (pw_610 + w_611);
+    assign w_613 = 8'h08;
+    assign pw_614 = (pw_612 == w_613);
+    assign w_615 = 8'h00;
+    assign pw_616 = (pw_614 ? w_615 : pw_612);
+    assign pw_617 = {56'h00000000000000, pw_616[7:0]};
+    assign pv_618 = v4_lid_y;
+    assign pw_619 = pv_618[7:0];
+    assign pw_620 = (pw_619 + w_611);
+    assign pw_621 = (pw_614 ? pw_620 : pw_619);
+    assign pw_622 = {56'h00000000000000, pw_621[7:0]};
     assign p3_stall = 1'h0;
-    assign w_596 = 64'h0000000000000000;
+    assign w_623 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_597 = v4_lid_y;
-    assign pw_598 = pv_597[7:0];
-    assign w_599 = 8'h08;
-    assign pw_600 = (pw_598 < w_599);
-    assign w_601 = 32'h00000000;
-    assign w_602 = {32'h00000000, group_0};
-    assign pv_603 = v3_lid_x;
-    assign w_604 = 32'h00000001;
-    assign w_605 = {32'h00000000, group_1};
-    assign pv_606 = v4_lid_y;
-    assign w_607 = 64'h0000000000000000;
-    assign w_608 = {32'h00000000, A_base};
-    assign w_609 = arg_n;
-    assign pv_610 = v1_t;
-    assign pw_611 = w_605[31:0];
-    assign w_612 = 32'h00000008;
-    assign pw_613 = $unsigned($signed(pw_611) * $signed(w_612));
-    assign pw_614 = pv_606[31:0];
-    assign pw_615 = (pw_613 | pw_614);
-    assign pw_616 = $unsigned($signed(pw_615) * $signed(w_609));
-    assign pw_617 = $unsigned($signed(pv_610) * $signed(w_612));
-    assign pw_621 = pq_620[31:0];
-    assign pw_625 = (pq_624 | pw_621);
-    assign pw_629 = (pq_628 + pw_625);
-    assign pw_630 = {{32{pw_629[31]}}, pw_629[31:0]};
-    assign w_631 = 64'h0000000000000004;
-    assign pw_632 = $unsigned($signed(pw_630) * $signed(w_631));
-    assign pw_633 = (w_608 + pw_632);
-    assign pld_634 = A_ld_resp_data;
-    assign w_635 = 64'h0000000000000020;
-    assign pw_683 = $unsigned($signed(pq_682) * $signed(w_635));
-    assign pw_684 = (w_607 + pw_683);
-    assign pw_729 = $unsigned($signed(pq_728) * $signed(w_631));
-    assign pw_730 = (pw_684 + pw_729);
-    assign pwa_731 = (pw_730 >> 64'h0000000000000002);
-    assign w_732 = 64'h0000000000000000;
-    assign w_733 = {32'h00000000, B_base};
-    assign pw_734 = w_602[31:0];
-    assign pw_735 = $unsigned($signed(pw_734) * $signed(w_612));
-    assign pw_736 = (pw_735 | pw_621);
-    assign pw_737 = (pw_617 | pw_614);
-    assign pw_738 = $unsigned($signed(pw_737) * $signed(w_609));
-    assign pw_742 = (pw_736 + pq_741);
-    assign pw_743 = {{32{pw_742[31]}}, pw_742[31:0]};
-    assign pw_744 = $unsigned($signed(pw_743) * $signed(w_631));
-    assign pw_745 = (w_733 + pw_744);
-    assign pld_746 = B_ld_resp_data;
-    assign pw_747 = (w_732 + pw_683);
-    assign pw_748 = (pw_747 + pw_729);
-    assign pwa_749 = (pw_748 >> 64'h0000000000000002);
-    assign pv_750 = v3_lid_x;
-    assign pw_751 = pv_750[7:0];
-    assign w_752 = 8'h01;
-    assign pw_753 = (pw_751 + w_752);
-    assign w_754 = 8'h08;
-    assign pw_755 = (pw_753 == w_754);
-    assign w_756 = 8'h00;
-    assign pw_757 = (pw_755 ? w_756 : pw_753);
-    assign pw_758 = {56'h00000000000000, pw_757[7:0]};
-    assign pv_759 = v4_lid_y;
-    assign pw_760 = pv_759[7:0];
-    assign pw_761 = (pw_760 + w_752);
-    assign pw_762 = (pw_755 ? pw_761 : pw_760);
-    assign pw_763 = {56'h00000000000000, pw_762[7:0]};
+    assign pv_624 = v4_lid_y;
+    assign pw_625 = pv_624[7:0];
+    assign w_626 = 8'h08;
+    assign pw_627 = (pw_625 < w_626);
+    assign w_628 = 32'h00000000;
+    assign w_629 = {32'h00000000, group_0};
+    assign pv_630 = v3_lid_x;
+    assign w_631 = 32'h00000001;
+    assign w_632 = {32'h00000000, group_1};
+    assign pv_633 = v4_lid_y;
+    assign w_634 = 64'h0000000000000000;
+    assign w_635 = {32'h00000000, A_base};
+    assign w_636 = arg_n;
+    assign pv_637 = v1_t;
+    assign pw_638 = w_632[31:0];
+    assign w_639 = 32'h00000008;
+    assign pw_640 = $unsigned($signed(pw_638) * $signed(w_639));
+    assign pw_641 = pv_633[31:0];
+    assign pw_642 = (pw_640 | pw_641);
+    assign pw_643 = pw_642[26:0];
+    assign pw_644 = {5'h00, pw_643[26:0]};
+    assign pw_645 = w_636[26:0];
+    assign pw_646 = {5'h00, pw_645[26:0]};
+    assign pw_647 = $unsigned($signed(pw_644) * $signed(pw_646));
+    assign pw_651 = pq_650[26:0];
+    assign pw_652 = {5'h00, pw_651[26:0]};
+    assign w_653 = 32'h0000001b;
+    assign pw_654 = (pq_650 >> w_653);
+    assign pw_655 = pw_654[4:0];
+    assign pw_656 = (pw_642 >> w_653);
+    assign pw_657 = pw_656[4:0];
+    assign pw_658 = w_636[4:0];
+    assign pw_659 = $unsigned($signed(pw_657) * $signed(pw_658));
+    assign pw_660 = pw_642[4:0];
+    assign pw_661 = (w_636 >> w_653);
+    assign pw_662 = pw_661[4:0];
+    assign pw_663 = $unsigned($signed(pw_660) * $signed(pw_662));
+    assign pw_668 = (pq_665 + pq_667);
+    assign pw_670 = (pw_655 + pq_669);
+    assign pw_671 = {27'h0000000, pw_670[4:0]};
+    assign pw_672 = (pw_671 << w_653);
+    assign pw_673 = (pw_652 | pw_672);
+    assign pw_674 = $unsigned($signed(pv_637) * $signed(w_639));
+    assign pw_678 = pq_677[31:0];
+    assign pw_682 = (pq_681 | pw_678);
+    assign pw_683 = (pw_673 + pw_682);
+    assign pw_684 = {{32{pw_683[31]}}, pw_683[31:0]};
+    assign w_685 = 64'h0000000000000004;
+    assign pw_686 = $unsigned($signed(pw_684) * $signed(w_685));
+    assign pw_687 = (w_635 + pw_686);
+    assign pld_688 = A_ld_resp_data;
+    assign w_689 = 64'h0000000000000020;
+    assign pw_737 = $unsigned($signed(pq_736) * $signed(w_689));
+    assign pw_738 = (w_634 + pw_737);
+    assign pw_783 = $unsigned($signed(pq_782) * $signed(w_685));
+    assign pw_784 = (pw_738 + pw_783);
+    assign pwa_785 = (pw_784 >> 64'h0000000000000002);
+    assign w_786 = 64'h0000000000000000;
+    assign w_787 = {32'h00000000, B_base};
+    assign pw_788 = w_629[31:0];
+    assign pw_789 = $unsigned($signed(pw_788) * $signed(w_639));
+    assign pw_790 = (pw_789 | pw_678);
+    assign pw_791 = (pw_674 | pw_641);
+    assign pw_792 = pw_791[26:0];
+    assign pw_793 = {5'h00, pw_792[26:0]};
+    assign pw_794 = $unsigned($signed(pw_793) * $signed(pw_646));
+    assign pw_798 = pq_797[26:0];
+    assign pw_799 = {5'h00, pw_798[26:0]};
+    assign pw_800 = (pq_797 >> w_653);
+    assign pw_801 = pw_800[4:0];
+    assign pw_802 = (pw_791 >> w_653);
+    assign pw_803 = pw_802[4:0];
+    assign pw_804 = $unsigned($signed(pw_803) * $signed(pw_658));
+    assign pw_805 = pw_791[4:0];
+    assign pw_806 = $unsigned($signed(pw_805) * $signed(pw_662));
+    assign pw_811 = (pq_808 + pq_810);
+    assign pw_813 = (pw_801 + pq_812);
+    assign pw_814 = {27'h0000000, pw_813[4:0]};
+    assign pw_815 = (pw_814 << w_653);
+    assign pw_816 = (pw_799 | pw_815);
+    assign pw_817 = (pw_790 + pw_816);
+    assign pw_818 = {{32{pw_817[31]}}, pw_817[31:0]};
+    assign pw_819 = $unsigned($signed(pw_818) * $signed(w_685));
+    assign pw_820 = (w_787 + pw_819);
+    assign pld_821 = B_ld_resp_data;
+    assign pw_822 = (w_786 + pw_737);
+    assign pw_823 = (pw_822 + pw_783);
+    assign pwa_824 = (pw_823 >> 64'h0000000000000002);
+    assign pv_825 = v3_lid_x;
+    assign pw_826 = pv_825[7:0];
+    assign w_827 = 8'h01;
+    assign pw_828 = (pw_826 + w_827);
+    assign w_829 = 8'h08;
+    assign pw_830 = (pw_828 == w_829);
+    assign w_831 = 8'h00;
+    assign pw_832 = (pw_830 ? w_831 : pw_828);
+    assign pw_833 = {56'h00000000000000, pw_832[7:0]};
+    assign pv_834 = v4_lid_y;
+    assign pw_835 = pv_834[7:0];
+    assign pw_836 = (pw_835 + w_827);
+    assign pw_837 = (pw_830 ? pw_836 : pw_835);
+    assign pw_838 = {56'h00000000000000, pw_837[7:0]};
     assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_764 = 64'h0000000000000000;
+    assign w_839 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_765 = v4_lid_y;
-    assign pw_766 = pv_765[7:0];
-    assign w_767 = 8'h08;
-    assign pw_768 = (pw_766 < w_767);
-    assign pv_769 = v3_lid_x;
-    assign pv_770 = v4_lid_y;
-    assign w_771 = 64'h0000000000000008;
-    assign pw_772 = $unsigned($signed(pv_770) * $signed(w_771));
-    assign pw_773 = (pw_772 | pv_769);
-    assign w_774 = 64'h0000000000000000;
-    assign w_775 = 64'h0000000000000004;
-    assign pw_776 = $unsigned($signed(pw_773) * $signed(w_775));
-    assign pw_777 = (w_774 + pw_776);
-    assign pwa_778 = (pw_777 >> 64'h0000000000000002);
-    assign prd_779 = obj2_wi_acc_rdata[31:0];
-    assign w_780 = 32'h00000000;
-    assign w_781 = 32'h00000000;
-    assign w_782 = arg_n;
-    assign w_783 = 32'h0000001f;
-    assign pw_784 = (w_782[31] ? (~((~w_782) >> w_783)) : (w_782 >> w_783));
-    assign w_785 = 32'h0000001d;
-    assign pw_786 = (pw_784 >> w_785);
-    assign pw_787 = (w_782 + pw_786);
-    assign w_788 = 32'h00000003;
-    assign pw_789 = (pw_787[31] ? (~((~pw_787) >> w_788)) : (pw_787 >> w_788));
-    assign pw_790 = ((w_781 ^ 32'h80000000) < (pw_789 ^ 32'h80000000));
-    assign w_791 = 64'h0000000000000000;
-    assign w_792 = 64'h0000000000000004;
-    assign pw_793 = $unsigned($signed(pw_773) * $signed(w_792));
-    assign pw_794 = (w_791 + pw_793);
-    assign pwa_796 = (pq_795 >> 64'h0000000000000002);
-    assign pv_797 = v3_lid_x;
-    assign pw_798 = pv_797[7:0];
-    assign w_799 = 8'h01;
-    assign pw_800 = (pw_798 + w_799);
-    assign w_801 = 8'h08;
-    assign pw_802 = (pw_800 == w_801);
-    assign w_803 = 8'h00;
-    assign pw_804 = (pw_802 ? w_803 : pw_800);
-    assign pw_805 = {56'h00000000000000, pw_804[7:0]};
-    assign pv_806 = v4_lid_y;
-    assign pw_807 = pv_806[7:0];
-    assign pw_808 = (pw_807 + w_799);
-    assign pw_809 = (pw_802 ? pw_808 : pw_807);
-    assign pw_810 = {56'h00000000000000, pw_809[7:0]};
+    assign pv_840 = v4_lid_y;
+    assign pw_841 = pv_840[7:0];
+    assign w_842 = 8'h08;
+    assign pw_843 = (pw_841 < w_842);
+    assign pv_844 = v3_lid_x;
+    assign pv_845 = v4_lid_y;
+    assign w_846 = 64'h0000000000000008;
+    assign pw_847 = $unsigned($signed(pv_845) * $signed(w_846));
+    assign pw_848 = (pw_847 | pv_844);
+    assign w_849 = 64'h0000000000000000;
+    assign w_850 = 64'h0000000000000004;
+    assign pw_851 = $unsigned($signed(pw_848) * $signed(w_850));
+    assign pw_852 = (w_849 + pw_851);
+    assign pwa_853 = (pw_852 >> 64'h0000000000000002);
+    assign prd_854 = obj2_wi_acc_rdata[31:0];
+    assign w_855 = 32'h00000000;
+    assign w_856 = 32'h00000000;
+    assign w_857 = arg_n;
+    assign w_858 = 32'h0000001f;
+    assign pw_859 = (w_857[31] ? (~((~w_857) >> w_858)) : (w_857 >> w_858));
+    assign w_860 = 32'h0000001d;
+    assign pw_861 = (pw_859 >> w_860);
+    assign pw_862 = (w_857 + pw_861);
+    assign w_863 = 32'h00000003;
+    assign pw_864 = (pw_862[31] ? (~((~pw_862) >> w_863)) : (pw_862 >> w_863));
+    assign pw_865 = ((w_856 ^ 32'h80000000) < (pw_864 ^ 32'h80000000));
+    assign w_866 = 64'h0000000000000000;
+    assign w_867 = 64'h0000000000000004;
+    assign pw_868 = $unsigned($signed(pw_848) * $signed(w_867));
+    assign pw_869 = (w_866 + pw_868);
+    assign pwa_871 = (pq_870 >> 64'h0000000000000002);
+    assign pv_872 = v3_lid_x;
+    assign pw_873 = pv_872[7:0];
+    assign w_874 = 8'h01;
+    assign pw_875 = (pw_873 + w_874);
+    assign w_876 = 8'h08;
+    assign pw_877 = (pw_875 == w_876);
+    assign w_878 = 8'h00;
+    assign pw_879 = (pw_877 ? w_878 : pw_875);
+    assign pw_880 = {56'h00000000000000, pw_879[7:0]};
+    assign pv_881 = v4_lid_y;
+    assign pw_882 = pv_881[7:0];
+    assign pw_883 = (pw_882 + w_874);
+    assign pw_884 = (pw_877 ? pw_883 : pw_882);
+    assign pw_885 = {56'h00000000000000, pw_884[7:0]};
     assign p0_stall = 1'h0;
-    assign w_811 = 64'h0000000000000000;
+    assign w_886 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1705,111 +1840,105 @@ module matmul_datapath (
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v3_lid_x <= pw_53;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_y <= pw_58;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v3_lid_x <= pw_80;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_y <= pw_85;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_9 <= pv_6;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_10 <= pq_9;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_12 <= pv_5;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_13 <= pq_12;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_29 <= pq_13;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_38 <= pw_37;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_39 <= pq_38;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_40 <= pq_39;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_42 <= pw_41;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_43 <= pq_42;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pq_43;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_58 <= pw_53;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_59 <= pq_58;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_60 <= pw_57;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_61 <= pq_60;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pw_62;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_4) ? 6'h2f : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v3_lid_x <= w_59;
-            if ((state == 16'h0006)) v4_lid_y <= w_59;
+            if ((state == 16'h0006)) v3_lid_x <= w_86;
+            if ((state == 16'h0006)) v4_lid_y <= w_86;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_61 ? 16'h0010 : 16'h0006);
-            if ((state == 16'h0009)) q_61 <= w_60;
+            if ((state == 16'h0008)) state <= (q_88 ? 16'h0010 : 16'h0006);
+            if ((state == 16'h0009)) q_88 <= w_87;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if ((state == 16'h000a)) v1_t <= w_64;
-            if ((state == 16'h000a)) v2_group_cond0 <= w_73;
+            if ((state == 16'h000a)) v1_t <= w_91;
+            if ((state == 16'h000a)) v2_group_cond0 <= w_100;
             if ((state == 16'h000a)) state <= 16'h0007;
             if (((state == 16'h000b) && 1'h1)) p3_valid <= (p3_valid | 43'h00000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000b) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000b) && 1'h1)) state <= 16'h000c;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_go <= pw_77;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_77) && p3_en))) v5_lid_linear <= pw_82;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_106 <= fov_105;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_107 <= pd_106;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_108 <= pd_107;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_109 <= pd_108;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_110 <= pd_109;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_135 <= fov_134;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_go <= pw_104;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_104) && p3_en))) v5_lid_linear <= pw_109;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_133 <= fov_132;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_134 <= pd_133;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_135 <= pd_134;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_136 <= pd_135;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && p3_en)) pd_137 <= pd_136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_138 <= pd_137;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_139 <= pd_138;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_175 <= fov_174;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_176 <= pd_175;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_177 <= pd_176;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_178 <= pd_177;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_179 <= pd_178;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_226 <= fov_225;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_227 <= pd_226;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_228 <= pd_227;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_229 <= pd_228;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_230 <= pd_229;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_287 <= fov_286;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_288 <= pd_287;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_289 <= pd_288;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_290 <= pd_289;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_291 <= pd_290;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_358 <= fov_357;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_359 <= pd_358;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_360 <= pd_359;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_361 <= pd_360;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_362 <= pd_361;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_439 <= fov_438;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_440 <= pd_439;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_441 <= pd_440;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_442 <= pd_441;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_443 <= pd_442;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_530 <= fov_529;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_531 <= pd_530;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_532 <= pd_531;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_533 <= pd_532;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_534 <= pd_533;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && ((p3_valid[41] && 1'h1) && p3_en))) v0_acc <= pw_535;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_77) && p3_en))) v3_lid_x <= pw_590;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_77) && p3_en))) v4_lid_y <= pw_595;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_113 <= pw_112;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_114 <= pq_113;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_115 <= pq_114;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_116 <= pq_115;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_117 <= pq_116;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_122 <= pw_121;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_123 <= pq_122;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_124 <= pq_123;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_125 <= pq_124;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_126 <= pq_125;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_142 <= pw_141;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_162 <= fov_161;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_163 <= pd_162;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_164 <= pd_163;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_165 <= pd_164;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_166 <= pd_165;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_202 <= fov_201;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_203 <= pd_202;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_204 <= pd_203;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_205 <= pd_204;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_206 <= pd_205;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_253 <= fov_252;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_254 <= pd_253;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_255 <= pd_254;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_256 <= pd_255;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_257 <= pd_256;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_314 <= fov_313;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_315 <= pd_314;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_316 <= pd_315;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_317 <= pd_316;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_318 <= pd_317;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_385 <= fov_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_386 <= pd_385;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_387 <= pd_386;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_388 <= pd_387;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_389 <= pd_388;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_466 <= fov_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_467 <= pd_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_468 <= pd_467;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_469 <= pd_468;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_470 <= pd_469;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_557 <= fov_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_558 <= pd_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_559 <= pd_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_560 <= pd_559;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_561 <= pd_560;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && ((p3_valid[41] && 1'h1) && p3_en))) v0_acc <= pw_562;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_104) && p3_en))) v3_lid_x <= pw_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_104) && p3_en))) v4_lid_y <= pw_622;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_140 <= pw_139;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_141 <= pq_140;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_142 <= pq_141;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_143 <= pq_142;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_145 <= pq_144;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_148 <= pq_147;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_149 <= pq_148;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_149 <= pw_148;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_150 <= pq_149;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_157 <= pw_156;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_159 <= pq_158;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_160 <= pq_159;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_161 <= pq_160;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_162 <= pq_161;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_163 <= pq_162;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_164 <= pq_163;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_165 <= pq_164;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_166 <= pq_165;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_183 <= pw_182;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_152 <= pq_151;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_153 <= pq_152;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_169 <= pw_168;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_170 <= pq_169;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_171 <= pq_170;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_172 <= pq_171;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_173 <= pq_172;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_174 <= pq_173;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_175 <= pq_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_176 <= pq_175;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_177 <= pq_176;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_178 <= pq_177;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_184 <= pw_183;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_187 <= pq_186;  // matmul_tiled.cl:7:6
@@ -1819,18 +1948,7 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_192 <= pq_191;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_203 <= pw_202;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_204 <= pq_203;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_205 <= pq_204;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_206 <= pq_205;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_207 <= pq_206;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_208 <= pq_207;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_209 <= pq_208;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_210 <= pq_209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_210 <= pw_209;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_211 <= pq_210;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_212 <= pq_211;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
@@ -1838,7 +1956,18 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_215 <= pq_214;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_216 <= pq_215;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_217 <= pq_216;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_234 <= pw_233;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_218 <= pq_217;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_219 <= pq_218;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_220 <= pq_219;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_221 <= pq_220;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_222 <= pq_221;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_223 <= pq_222;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_224 <= pq_223;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_230 <= pw_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_231 <= pq_230;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_232 <= pq_231;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_233 <= pq_232;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_234 <= pq_233;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_235 <= pq_234;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
@@ -1849,18 +1978,7 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_242 <= pq_241;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_247 <= pq_246;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_250 <= pq_249;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_252 <= pq_251;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_253 <= pq_252;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_259 <= pw_258;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_260 <= pq_259;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_261 <= pq_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_261 <= pw_260;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_264 <= pq_263;  // matmul_tiled.cl:7:6
@@ -1878,7 +1996,18 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_276 <= pq_275;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_277 <= pq_276;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_295 <= pw_294;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_286 <= pw_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_287 <= pq_286;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_288 <= pq_287;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_289 <= pq_288;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_290 <= pq_289;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_291 <= pq_290;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_292 <= pq_291;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_298 <= pq_297;  // matmul_tiled.cl:7:6
@@ -1889,21 +2018,10 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_314 <= pq_313;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_315 <= pq_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_316 <= pq_315;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_317 <= pq_316;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_318 <= pq_317;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_319 <= pq_318;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_325 <= pw_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_322 <= pw_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
@@ -1925,10 +2043,21 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_366 <= pw_365;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_352 <= pw_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_360 <= pq_359;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_361 <= pq_360;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_362 <= pq_361;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_365 <= pq_364;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_366 <= pq_365;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_367 <= pq_366;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_368 <= pq_367;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_369 <= pq_368;  // matmul_tiled.cl:7:6
@@ -1939,26 +2068,15 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_386 <= pq_385;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_387 <= pq_386;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_388 <= pq_387;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_389 <= pq_388;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_390 <= pq_389;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_391 <= pq_390;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_392 <= pq_391;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_393 <= pq_392;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_393 <= pw_392;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_401 <= pw_400;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_397 <= pq_396;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_398 <= pq_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
@@ -1980,15 +2098,26 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_428 <= pq_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_428 <= pw_427;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_447 <= pw_446;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_437 <= pq_436;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_438 <= pq_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_439 <= pq_438;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_442 <= pq_441;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_443 <= pq_442;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_444 <= pq_443;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_445 <= pq_444;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_446 <= pq_445;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_447 <= pq_446;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_448 <= pq_447;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_449 <= pq_448;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_450 <= pq_449;  // matmul_tiled.cl:7:6
@@ -1999,23 +2128,7 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_468 <= pq_467;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_469 <= pq_468;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_470 <= pq_469;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_471 <= pq_470;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_472 <= pq_471;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_473 <= pq_472;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_474 <= pq_473;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_474 <= pw_473;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
@@ -2023,7 +2136,12 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_487 <= pw_486;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_489 <= pq_488;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_490 <= pq_489;  // matmul_tiled.cl:7:6
@@ -2045,12 +2163,7 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_514 <= pw_513;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
@@ -2058,7 +2171,25 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_540 <= pw_539;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_529 <= pq_528;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_530 <= pq_529;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_531 <= pq_530;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_532 <= pq_531;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_533 <= pq_532;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_534 <= pq_533;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_535 <= pq_534;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_536 <= pq_535;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_537 <= pq_536;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_538 <= pq_537;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_539 <= pq_538;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_540 <= pq_539;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_541 <= pq_540;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_542 <= pq_541;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_543 <= pq_542;  // matmul_tiled.cl:7:6
@@ -2067,25 +2198,7 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_560 <= pq_559;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_561 <= pq_560;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_562 <= pq_561;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_563 <= pq_562;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_564 <= pq_563;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_565 <= pq_564;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_566 <= pq_565;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_567 <= pq_566;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_567 <= pw_566;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
@@ -2099,81 +2212,61 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_77), (p3_admit && ((!(p3_valid[0] && (!pw_77))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_77) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_77))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_582 <= pq_581;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_583 <= pq_582;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_584 <= pq_583;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_585 <= pq_584;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_586 <= pq_585;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_587 <= pq_586;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_588 <= pq_587;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_589 <= pq_588;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_590 <= pq_589;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_591 <= pq_590;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_592 <= pq_591;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_593 <= pq_592;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_594 <= pq_593;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_595 <= pq_594;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_596 <= pq_595;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_597 <= pq_596;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_598 <= pq_597;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_599 <= pq_598;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_600 <= pq_599;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_601 <= pq_600;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_602 <= pq_601;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_603 <= pq_602;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_604 <= pq_603;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_605 <= pq_604;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_104), (p3_admit && ((!(p3_valid[0] && (!pw_104))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_104) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_104))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)))) state <= 16'h000a;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000d)) v3_lid_x <= w_596;
-            if ((state == 16'h000d)) v4_lid_y <= w_596;
+            if ((state == 16'h000d)) v3_lid_x <= w_623;
+            if ((state == 16'h000d)) v4_lid_y <= w_623;
             if ((state == 16'h000d)) state <= 16'h000b;
             if (((state == 16'h000e) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000e) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000e) && 1'h1)) state <= 16'h000f;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_go <= pw_600;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_600) && p2_en))) v3_lid_x <= pw_758;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_600) && p2_en))) v4_lid_y <= pw_763;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_618 <= pv_603;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_619 <= pq_618;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_620 <= pq_619;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_622 <= pw_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_623 <= pq_622;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_624 <= pq_623;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_626 <= pw_616;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_627 <= pq_626;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_628 <= pq_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_636 <= pv_606;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_637 <= pq_636;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_638 <= pq_637;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_639 <= pq_638;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_640 <= pq_639;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_641 <= pq_640;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_642 <= pq_641;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_643 <= pq_642;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_644 <= pq_643;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_645 <= pq_644;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_646 <= pq_645;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_647 <= pq_646;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_648 <= pq_647;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_go <= pw_627;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_627) && p2_en))) v3_lid_x <= pw_833;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_627) && p2_en))) v4_lid_y <= pw_838;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_648 <= pw_647;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_651 <= pq_650;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_652 <= pq_651;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_653 <= pq_652;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_654 <= pq_653;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_655 <= pq_654;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_656 <= pq_655;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_657 <= pq_656;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_658 <= pq_657;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_659 <= pq_658;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_660 <= pq_659;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_661 <= pq_660;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_664 <= pq_663;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_664 <= pw_659;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_666 <= pq_665;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_666 <= pw_663;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_668 <= pq_667;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_669 <= pq_668;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_670 <= pq_669;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_671 <= pq_670;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_672 <= pq_671;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_673 <= pq_672;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_674 <= pq_673;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_675 <= pq_674;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_669 <= pw_668;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_675 <= pv_630;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_679 <= pq_678;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_679 <= pw_674;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_682 <= pq_681;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_685 <= pq_620;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_686 <= pq_685;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_687 <= pq_686;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_688 <= pq_687;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_689 <= pq_688;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_690 <= pq_689;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_690 <= pv_633;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_691 <= pq_690;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_692 <= pq_691;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_693 <= pq_692;  // matmul_tiled.cl:7:6
@@ -2212,98 +2305,156 @@ module matmul_datapath (
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_726 <= pq_725;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_727 <= pq_726;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_728 <= pq_727;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_739 <= pw_738;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_729 <= pq_728;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_730 <= pq_729;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_731 <= pq_730;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_732 <= pq_731;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_733 <= pq_732;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_734 <= pq_733;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_735 <= pq_734;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_736 <= pq_735;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_739 <= pq_677;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_600), (p2_admit && ((!(p2_valid[0] && (!pw_600))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_600) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_600))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_742 <= pq_741;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_743 <= pq_742;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_744 <= pq_743;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_745 <= pq_744;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_746 <= pq_745;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_748 <= pq_747;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_749 <= pq_748;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_750 <= pq_749;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_751 <= pq_750;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_752 <= pq_751;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_753 <= pq_752;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_754 <= pq_753;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_755 <= pq_754;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_756 <= pq_755;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_757 <= pq_756;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_758 <= pq_757;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_759 <= pq_758;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_760 <= pq_759;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_761 <= pq_760;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_762 <= pq_761;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_763 <= pq_762;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_764 <= pq_763;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_765 <= pq_764;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_766 <= pq_765;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_767 <= pq_766;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_768 <= pq_767;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_769 <= pq_768;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_770 <= pq_769;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_771 <= pq_770;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_772 <= pq_771;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_773 <= pq_772;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_774 <= pq_773;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_775 <= pq_774;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_776 <= pq_775;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_777 <= pq_776;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_778 <= pq_777;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_779 <= pq_778;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_795 <= pw_794;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_796 <= pq_795;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_797 <= pq_796;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_807 <= pw_804;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_809 <= pw_806;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_812 <= pw_811;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_627), (p2_admit && ((!(p2_valid[0] && (!pw_627))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_627) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_627))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && A_ld_idle) && B_ld_idle))) state <= 16'h000d;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0010)) v3_lid_x <= w_764;
-            if ((state == 16'h0010)) v4_lid_y <= w_764;
+            if ((state == 16'h0010)) v3_lid_x <= w_839;
+            if ((state == 16'h0010)) v4_lid_y <= w_839;
             if ((state == 16'h0010)) state <= 16'h000e;
             if (((state == 16'h0011) && 1'h1)) p0_valid <= (p0_valid | 3'h1);  // matmul_tiled.cl:7:6
             if (((state == 16'h0011) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_768;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v5_lid_linear <= pw_773;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v0_acc <= w_780;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v1_t <= w_781;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v2_group_cond0 <= pw_790;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v3_lid_x <= pw_805;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_768) && p0_en))) v4_lid_y <= pw_810;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_795 <= pw_794;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_768), (p0_admit && ((!(p0_valid[0] && (!pw_768))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_768) ? 2'h2 : ((p0_drain == 2'h0) ? 2'h0 : (p0_drain - 2'h1)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_768))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_843;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v5_lid_linear <= pw_848;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v0_acc <= w_855;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v1_t <= w_856;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v2_group_cond0 <= pw_865;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v3_lid_x <= pw_880;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v4_lid_y <= pw_885;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_870 <= pw_869;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_843), (p0_admit && ((!(p0_valid[0] && (!pw_843))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_843) ? 2'h2 : ((p0_drain == 2'h0) ? 2'h0 : (p0_drain - 2'h1)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_843))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 2'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0013)) v3_lid_x <= w_811;
-            if ((state == 16'h0013)) v4_lid_y <= w_811;
+            if ((state == 16'h0013)) v3_lid_x <= w_886;
+            if ((state == 16'h0013)) v4_lid_y <= w_886;
             if ((state == 16'h0013)) state <= 16'h0011;
             if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
     assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[3] ? pw_633[31:0] : 32'h00000000);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_687[31:0] : 32'h00000000);
     assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign A_ld_flush = (state == 16'h000e);
     assign B_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[3] ? pw_745[31:0] : 32'h00000000);
+    assign B_ld_req_addr = (p2_valid[3] ? pw_820[31:0] : 32'h00000000);
     assign B_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign B_ld_flush = (state == 16'h000e);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
-    assign C_st_req_addr = (p4_valid[3] ? pw_44[31:0] : 32'h00000000);
+    assign C_st_req_addr = (p4_valid[3] ? pw_71[31:0] : 32'h00000000);
     assign C_st_req_data = (p4_valid[3] ? prd_19 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_731[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_634 : 32'h00000000);
-    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_77) && p3_en);
-    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_77) && p3_en) ? pwa_93[5:0] : 6'h00);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_785[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_688 : 32'h00000000);
+    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_104) && p3_en);
+    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_104) && p3_en) ? pwa_120[5:0] : 6'h00);
     assign obj0_As_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_118[5:0] : 6'h00);
+    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_145[5:0] : 6'h00);
     assign obj0_As_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_152[5:0] : 6'h00);
+    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_179[5:0] : 6'h00);
     assign obj0_As_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_198[5:0] : 6'h00);
+    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_225[5:0] : 6'h00);
     assign obj0_As_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_254[5:0] : 6'h00);
+    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_281[5:0] : 6'h00);
     assign obj0_As_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_320[5:0] : 6'h00);
+    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_347[5:0] : 6'h00);
     assign obj0_As_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_396[5:0] : 6'h00);
+    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_423[5:0] : 6'h00);
     assign obj0_As_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_482[5:0] : 6'h00);
+    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_509[5:0] : 6'h00);
     assign obj1_Bs_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_749[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_746 : 32'h00000000);
-    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_77) && p3_en);
-    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_77) && p3_en) ? pwa_98[5:0] : 6'h00);
+    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_824[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_821 : 32'h00000000);
+    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_104) && p3_en);
+    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_104) && p3_en) ? pwa_125[5:0] : 6'h00);
     assign obj1_Bs_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_127[5:0] : 6'h00);
+    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_154[5:0] : 6'h00);
     assign obj1_Bs_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_167[5:0] : 6'h00);
+    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_194[5:0] : 6'h00);
     assign obj1_Bs_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_218[5:0] : 6'h00);
+    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_245[5:0] : 6'h00);
     assign obj1_Bs_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_279[5:0] : 6'h00);
+    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_306[5:0] : 6'h00);
     assign obj1_Bs_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_350[5:0] : 6'h00);
+    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_377[5:0] : 6'h00);
     assign obj1_Bs_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_431[5:0] : 6'h00);
+    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_458[5:0] : 6'h00);
     assign obj1_Bs_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_522[5:0] : 6'h00);
+    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_549[5:0] : 6'h00);
     assign obj2_wi_acc_we = (((p3_valid[41] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_581[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_796[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_535 : (((p0_valid[1] && 1'h1) && p0_en) ? w_780 : 32'h00000000));
-    assign obj2_wi_acc_re = ((((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_77) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_768) && p0_en));
-    assign obj2_wi_acc_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_18[5:0] : ((((p3_valid[0] && 1'h1) && pw_77) && p3_en) ? pwa_87[5:0] : ((((p0_valid[0] && 1'h1) && pw_768) && p0_en) ? pwa_778[5:0] : 6'h00)));
-    assign probes = {((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_768))), ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0012) && (p0_admit && p0_stall)), ((state == 16'h0012) && p0_stall), ((state == 16'h0012) && p0_admit), (state == 16'h0012), ((state == 16'h000f) && ((1'h1 && p2_en) && (p2_valid[0] && pw_600))), ((state == 16'h000f) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000f) && (p2_admit && p2_stall)), ((state == 16'h000f) && p2_stall), ((state == 16'h000f) && p2_admit), (state == 16'h000f), ((state == 16'h000c) && ((1'h1 && p3_en) && (p3_valid[0] && pw_77))), ((state == 16'h000c) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000c) && (p3_admit && p3_stall)), ((state == 16'h000c) && p3_stall), ((state == 16'h000c) && p3_admit), (state == 16'h000c), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
+    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_608[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_871[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_562 : (((p0_valid[1] && 1'h1) && p0_en) ? w_855 : 32'h00000000));
+    assign obj2_wi_acc_re = ((((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_104) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_843) && p0_en));
+    assign obj2_wi_acc_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_18[5:0] : ((((p3_valid[0] && 1'h1) && pw_104) && p3_en) ? pwa_114[5:0] : ((((p0_valid[0] && 1'h1) && pw_843) && p0_en) ? pwa_853[5:0] : 6'h00)));
+    assign probes = {((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_843))), ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0012) && (p0_admit && p0_stall)), ((state == 16'h0012) && p0_stall), ((state == 16'h0012) && p0_admit), (state == 16'h0012), ((state == 16'h000f) && ((1'h1 && p2_en) && (p2_valid[0] && pw_627))), ((state == 16'h000f) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000f) && (p2_admit && p2_stall)), ((state == 16'h000f) && p2_stall), ((state == 16'h000f) && p2_admit), (state == 16'h000f), ((state == 16'h000c) && ((1'h1 && p3_en) && (p3_valid[0] && pw_104))), ((state == 16'h000c) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000c) && (p3_admit && p3_stall)), ((state == 16'h000c) && p3_stall), ((state == 16'h000c) && p3_admit), (state == 16'h000c), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_acc[31:0], v5_lid_linear[63:0], pv_1[63:8], p4_go, pwa_18[63:6], w_20[31:0], w_21[63:32], w_22[31:0], w_23[63:32], pq_29[63:32], pw_44[63:32], pv_45[63:8], pv_54[63:8], pv_74[63:8], p3_go, pwa_87[63:6],
-        pwa_93[63:6], pwa_98[63:6], p3u0_fp_fma_valid, pwa_118[63:6], pwa_127[63:6], p3u1_fp_fma_valid, pwa_152[63:6], pwa_167[63:6], p3u2_fp_fma_valid, pwa_198[63:6], pwa_218[63:6], p3u3_fp_fma_valid, pwa_254[63:6], pwa_279[63:6], p3u4_fp_fma_valid, pwa_320[63:6],
-        pwa_350[63:6], p3u5_fp_fma_valid, pwa_396[63:6], pwa_431[63:6], p3u6_fp_fma_valid, pwa_482[63:6], pwa_522[63:6], p3u7_fp_fma_valid, pwa_581[63:6], pv_582[63:8], pv_591[63:8], pv_597[63:8], p2_go, w_601[31:0], w_602[63:32], w_604[31:0],
-        w_605[63:32], pw_633[63:32], pwa_731[63:6], pw_745[63:32], pwa_749[63:6], pv_750[63:8], pv_759[63:8], pv_765[63:8], p0_go, pwa_778[63:6], prd_779[31:0], pwa_796[63:6], pv_797[63:8], pv_806[63:8]};
+    wire ohls_unused = &{1'b0, v0_acc[31:0], v5_lid_linear[63:0], pv_1[63:8], p4_go, pwa_18[63:6], w_20[31:0], w_21[63:32], w_22[31:0], w_23[63:32], pq_29[63:32], pw_48[31:5], pw_50[31:5], pw_55[31:5], pw_71[63:32], pv_72[63:8], pv_81[63:8],
+        pv_101[63:8], p3_go, pwa_114[63:6], pwa_120[63:6], pwa_125[63:6], p3u0_fp_fma_valid, pwa_145[63:6], pwa_154[63:6], p3u1_fp_fma_valid, pwa_179[63:6], pwa_194[63:6], p3u2_fp_fma_valid, pwa_225[63:6], pwa_245[63:6], p3u3_fp_fma_valid, pwa_281[63:6],
+        pwa_306[63:6], p3u4_fp_fma_valid, pwa_347[63:6], pwa_377[63:6], p3u5_fp_fma_valid, pwa_423[63:6], pwa_458[63:6], p3u6_fp_fma_valid, pwa_509[63:6], pwa_549[63:6], p3u7_fp_fma_valid, pwa_608[63:6], pv_609[63:8], pv_618[63:8], pv_624[63:8], p2_go,
+        w_628[31:0], w_629[63:32], w_631[31:0], w_632[63:32], pw_654[31:5], pw_656[31:5], pw_661[31:5], pw_687[63:32], pwa_785[63:6], pw_800[31:5], pw_802[31:5], pw_820[63:32], pwa_824[63:6], pv_825[63:8], pv_834[63:8], pv_840[63:8],
+        p0_go, pwa_853[63:6], prd_854[31:0], pwa_871[63:6], pv_872[63:8], pv_881[63:8]};
 endmodule
 `default_nettype wire

@@ -83,413 +83,652 @@ module grid3d_datapath (
     wire [63:0]  w_24;  // ndrange3d.cl:15:5
     wire [63:0]  w_25;  // ndrange3d.cl:15:16
     wire [31:0]  pw_26;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_27;  // ndrange3d.cl:17:23
+    wire [26:0]  pw_27;  // ndrange3d.cl:12:16
     wire [31:0]  pw_28;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_29;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_32;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_29;  // ndrange3d.cl:17:23
+    wire [26:0]  pw_30;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_31;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_32;  // ndrange3d.cl:12:16
     reg  [31:0]  pq_35;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_36;  // ndrange3d.cl:12:16
-    wire [63:0]  pw_37;  // ndrange3d.cl:12:16
-    wire [31:0]  pw_38;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_39;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_40;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_41;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_44;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_47;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_48;  // ndrange3d.cl:12:38
-    wire [63:0]  pw_49;  // ndrange3d.cl:12:38
-    wire [31:0]  pw_50;  // ndrange3d.cl:12:60
-    wire [31:0]  pw_51;  // ndrange3d.cl:12:60
-    wire [31:0]  pw_52;  // ndrange3d.cl:12:60
-    wire [31:0]  pw_53;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_56;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_59;  // ndrange3d.cl:12:60
-    wire [31:0]  pw_60;  // ndrange3d.cl:12:60
-    wire [63:0]  pw_61;  // ndrange3d.cl:12:60
-    wire [63:0]  pw_62;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_63;  // ndrange3d.cl:12:60
-    reg  [63:0]  pq_67;  // ndrange3d.cl:13:23
-    wire [63:0]  pw_68;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_73;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_77;  // ndrange3d.cl:13:19
-    wire [63:0]  pw_78;  // ndrange3d.cl:13:19
-    wire [63:0]  pw_79;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_83;  // ndrange3d.cl:13:49
-    wire [63:0]  pw_84;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_93;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_97;  // ndrange3d.cl:13:19
-    wire [63:0]  pw_98;  // ndrange3d.cl:13:19
-    wire [63:0]  w_99;  // ndrange3d.cl:15:5
-    wire [63:0]  pw_100;  // ndrange3d.cl:15:5
-    wire [63:0]  pw_101;  // ndrange3d.cl:15:16
-    wire [31:0]  pld_102;  // ndrange3d.cl:15:16
-    wire [7:0]   pw_103;  // ndrange3d.cl:16:16
-    wire [7:0]   pw_104;  // ndrange3d.cl:16:16
-    wire [7:0]   pw_105;  // ndrange3d.cl:16:16
-    wire [7:0]   pw_106;  // ndrange3d.cl:16:16
-    wire [7:0]   pw_107;  // ndrange3d.cl:16:16
-    wire [7:0]   w_108;  // ndrange3d.cl:16:16
-    wire [7:0]   pw_109;  // ndrange3d.cl:16:16
-    wire [7:0]   w_110;  // ndrange3d.cl:16:16
-    wire [7:0]   pw_111;  // ndrange3d.cl:16:16
-    wire [63:0]  pw_112;  // ndrange3d.cl:16:16
-    wire [63:0]  pw_113;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_165;  // ndrange3d.cl:16:16
-    wire [63:0]  pwa_166;
-    wire [31:0]  prd_167;  // ndrange3d.cl:16:16
-    wire [63:0]  pw_168;  // ndrange3d.cl:15:5
-    wire [31:0]  pw_169;  // ndrange3d.cl:15:28
-    wire [31:0]  w_170;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_171;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_172;  // ndrange3d.cl:15:28
-    wire [31:0]  w_173;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_174;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_175;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_176;  // ndrange3d.cl:15:28
-    wire [31:0]  w_177;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_178;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_179;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_180;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_181;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_237;  // ndrange3d.cl:15:28
-    wire [31:0]  pw_238;  // ndrange3d.cl:15:16
-    wire [31:0]  pw_239;  // ndrange3d.cl:15:16
-    wire [31:0]  pw_240;  // ndrange3d.cl:16:39
-    wire [31:0]  pw_241;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_297;  // ndrange3d.cl:16:39
-    wire [31:0]  pw_298;  // ndrange3d.cl:15:16
-    reg  [31:0]  pq_354;  // ndrange3d.cl:17:23
-    wire [31:0]  pw_355;  // ndrange3d.cl:5:13
-    reg  [31:0]  pq_358;  // ndrange3d.cl:5:13
-    wire [31:0]  pw_359;  // ndrange3d.cl:5:13
-    reg  [63:0]  pq_406;  // ndrange3d.cl:15:5
-    wire [63:0]  pv_407;  // ndrange3d.cl:9:6
-    wire [63:0]  w_408;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_409;  // ndrange3d.cl:9:6
-    wire [7:0]   w_410;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_411;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_412;  // ndrange3d.cl:9:6
-    wire         pw_413;  // ndrange3d.cl:9:6
-    wire [7:0]   w_414;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_415;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_416;  // ndrange3d.cl:9:6
-    wire [63:0]  pv_417;  // ndrange3d.cl:9:6
-    wire [63:0]  w_418;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_419;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_420;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_421;  // ndrange3d.cl:9:6
-    wire         pw_422;  // ndrange3d.cl:9:6
-    wire         pw_423;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_424;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_425;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_426;  // ndrange3d.cl:9:6
-    wire [63:0]  pv_427;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_428;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_429;  // ndrange3d.cl:9:6
-    wire [7:0]   pw_430;  // ndrange3d.cl:9:6
-    wire [63:0]  pw_431;  // ndrange3d.cl:9:6
-    reg  [31:0]  pq_30;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_31;  // ndrange3d.cl:12:16
+    wire [26:0]  pw_36;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_37;  // ndrange3d.cl:12:16
+    wire [31:0]  w_38;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_39;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_40;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_41;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_42;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_43;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_44;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_45;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_46;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_47;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_48;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_50;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_52;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_53;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_54;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_55;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_56;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_57;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_58;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_59;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_62;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_63;  // ndrange3d.cl:12:16
+    wire [63:0]  pw_64;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_65;  // ndrange3d.cl:12:38
+    wire [26:0]  pw_66;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_67;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_68;  // ndrange3d.cl:12:38
+    wire [26:0]  pw_69;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_70;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_71;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_74;  // ndrange3d.cl:12:38
+    wire [26:0]  pw_75;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_76;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_77;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_78;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_79;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_80;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_81;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_82;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_83;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_84;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_85;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_86;  // ndrange3d.cl:12:38
+    reg  [4:0]   pq_88;  // ndrange3d.cl:12:38
+    reg  [4:0]   pq_90;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_91;  // ndrange3d.cl:12:38
+    reg  [4:0]   pq_92;  // ndrange3d.cl:12:38
+    wire [4:0]   pw_93;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_94;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_95;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_96;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_97;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_100;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_101;  // ndrange3d.cl:12:38
+    wire [63:0]  pw_102;  // ndrange3d.cl:12:38
+    wire [31:0]  pw_103;  // ndrange3d.cl:12:60
+    wire [26:0]  pw_104;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_105;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_106;  // ndrange3d.cl:12:60
+    wire [26:0]  pw_107;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_108;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_109;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_112;  // ndrange3d.cl:12:60
+    wire [26:0]  pw_113;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_114;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_115;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_116;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_117;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_118;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_119;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_120;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_121;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_122;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_123;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_124;  // ndrange3d.cl:12:60
+    reg  [4:0]   pq_126;  // ndrange3d.cl:12:60
+    reg  [4:0]   pq_128;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_129;  // ndrange3d.cl:12:60
+    reg  [4:0]   pq_130;  // ndrange3d.cl:12:60
+    wire [4:0]   pw_131;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_132;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_133;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_134;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_135;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_138;  // ndrange3d.cl:12:60
+    wire [31:0]  pw_139;  // ndrange3d.cl:12:60
+    wire [63:0]  pw_140;  // ndrange3d.cl:12:60
+    wire [63:0]  pw_141;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_142;  // ndrange3d.cl:12:60
+    reg  [63:0]  pq_146;  // ndrange3d.cl:13:23
+    wire [63:0]  pw_147;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_152;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_156;  // ndrange3d.cl:13:19
+    wire [63:0]  pw_157;  // ndrange3d.cl:13:19
+    wire [63:0]  pw_158;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_162;  // ndrange3d.cl:13:49
+    wire [63:0]  pw_163;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_172;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_176;  // ndrange3d.cl:13:19
+    wire [63:0]  pw_177;  // ndrange3d.cl:13:19
+    wire [63:0]  w_178;  // ndrange3d.cl:15:5
+    wire [63:0]  pw_179;  // ndrange3d.cl:15:5
+    wire [63:0]  pw_180;  // ndrange3d.cl:15:16
+    wire [31:0]  pld_181;  // ndrange3d.cl:15:16
+    wire [7:0]   pw_182;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_183;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_184;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_185;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_186;  // ndrange3d.cl:16:16
+    wire [7:0]   w_187;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_188;  // ndrange3d.cl:16:16
+    wire [7:0]   w_189;  // ndrange3d.cl:16:16
+    wire [7:0]   pw_190;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_191;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_192;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_193;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_244;  // ndrange3d.cl:16:16
+    wire [63:0]  pwa_245;
+    wire [31:0]  prd_246;  // ndrange3d.cl:16:16
+    wire [63:0]  pw_247;  // ndrange3d.cl:15:5
+    wire [31:0]  pw_248;  // ndrange3d.cl:15:28
+    wire [31:0]  w_249;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_250;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_251;  // ndrange3d.cl:15:28
+    wire [31:0]  w_252;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_253;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_254;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_255;  // ndrange3d.cl:15:28
+    wire [31:0]  w_256;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_257;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_258;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_259;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_260;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_316;  // ndrange3d.cl:15:28
+    wire [31:0]  pw_317;  // ndrange3d.cl:15:16
+    wire [31:0]  pw_318;  // ndrange3d.cl:15:16
+    wire [26:0]  pw_319;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_320;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_321;  // ndrange3d.cl:16:39
+    wire [26:0]  pw_322;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_323;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_324;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_327;  // ndrange3d.cl:16:39
+    wire [26:0]  pw_328;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_329;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_330;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_331;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_332;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_333;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_334;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_335;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_336;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_337;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_338;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_339;  // ndrange3d.cl:16:39
+    reg  [4:0]   pq_341;  // ndrange3d.cl:16:39
+    reg  [4:0]   pq_343;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_344;  // ndrange3d.cl:16:39
+    reg  [4:0]   pq_345;  // ndrange3d.cl:16:39
+    wire [4:0]   pw_346;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_347;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_348;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_349;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_402;  // ndrange3d.cl:16:39
+    wire [31:0]  pw_403;  // ndrange3d.cl:15:16
+    wire [26:0]  pw_404;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_405;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_461;  // ndrange3d.cl:12:16
+    wire [31:0]  pw_462;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_465;  // ndrange3d.cl:5:13
+    wire [26:0]  pw_466;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_467;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_468;  // ndrange3d.cl:5:13
+    wire [4:0]   pw_469;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_525;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_526;  // ndrange3d.cl:5:13
+    wire [4:0]   pw_527;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_583;  // ndrange3d.cl:12:16
+    wire [4:0]   pw_584;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_585;  // ndrange3d.cl:5:13
+    wire [4:0]   pw_586;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_589;  // ndrange3d.cl:5:13
+    wire [4:0]   pw_590;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_593;  // ndrange3d.cl:5:13
+    wire [4:0]   pw_594;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_595;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_596;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_597;  // ndrange3d.cl:5:13
+    wire [31:0]  pw_598;  // ndrange3d.cl:5:13
+    reg  [63:0]  pq_645;  // ndrange3d.cl:15:5
+    wire [63:0]  pv_646;  // ndrange3d.cl:9:6
+    wire [63:0]  w_647;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_648;  // ndrange3d.cl:9:6
+    wire [7:0]   w_649;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_650;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_651;  // ndrange3d.cl:9:6
+    wire         pw_652;  // ndrange3d.cl:9:6
+    wire [7:0]   w_653;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_654;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_655;  // ndrange3d.cl:9:6
+    wire [63:0]  pv_656;  // ndrange3d.cl:9:6
+    wire [63:0]  w_657;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_658;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_659;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_660;  // ndrange3d.cl:9:6
+    wire         pw_661;  // ndrange3d.cl:9:6
+    wire         pw_662;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_663;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_664;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_665;  // ndrange3d.cl:9:6
+    wire [63:0]  pv_666;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_667;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_668;  // ndrange3d.cl:9:6
+    wire [7:0]   pw_669;  // ndrange3d.cl:9:6
+    wire [63:0]  pw_670;  // ndrange3d.cl:9:6
     reg  [31:0]  pq_33;  // ndrange3d.cl:12:16
     reg  [31:0]  pq_34;  // ndrange3d.cl:12:16
-    reg  [31:0]  pq_42;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_43;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_45;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_46;  // ndrange3d.cl:12:38
-    reg  [31:0]  pq_54;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_55;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_57;  // ndrange3d.cl:12:60
-    reg  [31:0]  pq_58;  // ndrange3d.cl:12:60
-    reg  [63:0]  pq_64;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_65;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_66;  // ndrange3d.cl:13:23
-    reg  [63:0]  pq_69;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_70;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_71;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_72;  // ndrange3d.cl:12:38
-    reg  [63:0]  pq_74;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_75;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_76;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_80;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_81;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_82;  // ndrange3d.cl:13:49
-    reg  [63:0]  pq_85;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_86;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_87;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_88;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_89;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_90;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_91;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_92;  // ndrange3d.cl:12:16
-    reg  [63:0]  pq_94;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_95;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_96;  // ndrange3d.cl:13:19
-    reg  [63:0]  pq_114;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_115;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_116;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_117;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_118;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_119;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_120;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_121;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_122;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_123;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_124;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_125;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_126;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_127;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_128;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_129;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_130;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_131;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_132;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_133;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_134;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_135;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_136;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_137;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_138;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_139;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_140;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_141;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_142;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_143;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_144;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_145;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_146;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_147;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_148;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_149;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_150;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_151;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_152;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_153;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_154;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_155;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_156;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_157;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_158;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_159;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_160;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_161;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_162;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_163;  // ndrange3d.cl:16:16
-    reg  [63:0]  pq_164;  // ndrange3d.cl:16:16
-    reg  [31:0]  pq_182;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_183;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_184;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_185;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_186;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_187;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_188;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_189;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_190;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_191;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_192;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_193;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_194;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_195;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_196;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_197;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_198;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_199;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_200;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_201;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_202;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_203;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_204;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_205;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_206;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_207;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_208;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_209;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_210;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_211;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_212;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_213;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_214;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_215;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_216;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_217;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_218;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_219;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_220;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_221;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_222;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_223;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_224;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_225;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_226;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_227;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_228;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_229;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_230;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_231;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_232;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_233;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_234;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_235;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_236;  // ndrange3d.cl:15:28
-    reg  [31:0]  pq_242;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_243;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_244;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_245;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_246;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_247;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_248;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_249;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_250;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_251;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_252;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_253;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_254;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_255;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_256;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_257;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_258;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_259;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_260;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_261;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_262;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_263;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_264;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_265;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_266;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_267;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_268;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_269;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_270;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_271;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_272;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_273;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_274;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_275;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_276;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_277;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_278;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_279;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_280;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_281;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_282;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_283;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_284;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_285;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_286;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_287;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_288;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_289;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_290;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_291;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_292;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_293;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_294;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_295;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_296;  // ndrange3d.cl:16:39
-    reg  [31:0]  pq_299;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_300;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_301;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_302;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_303;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_304;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_305;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_306;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_307;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_308;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_309;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_310;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_311;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_312;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_313;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_314;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_315;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_316;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_317;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_318;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_319;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_320;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_321;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_322;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_323;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_324;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_325;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_326;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_327;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_328;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_329;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_330;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_331;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_332;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_333;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_334;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_335;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_336;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_337;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_338;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_339;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_340;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_341;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_342;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_343;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_344;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_345;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_346;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_347;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_348;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_349;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_350;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_351;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_352;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_353;  // ndrange3d.cl:17:23
-    reg  [31:0]  pq_356;  // ndrange3d.cl:5:13
-    reg  [31:0]  pq_357;  // ndrange3d.cl:5:13
-    reg  [63:0]  pq_360;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_361;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_362;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_363;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_364;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_365;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_366;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_367;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_368;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_369;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_370;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_371;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_372;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_373;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_374;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_375;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_376;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_377;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_378;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_379;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_380;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_381;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_382;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_383;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_384;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_385;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_386;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_387;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_388;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_389;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_390;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_391;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_392;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_393;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_394;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_395;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_396;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_397;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_398;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_399;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_400;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_401;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_402;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_403;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_404;  // ndrange3d.cl:15:5
-    reg  [63:0]  pq_405;  // ndrange3d.cl:15:5
+    reg  [4:0]   pq_49;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_51;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_60;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_61;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_72;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_73;  // ndrange3d.cl:12:38
+    reg  [4:0]   pq_87;  // ndrange3d.cl:12:38
+    reg  [4:0]   pq_89;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_98;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_99;  // ndrange3d.cl:12:38
+    reg  [31:0]  pq_110;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_111;  // ndrange3d.cl:12:60
+    reg  [4:0]   pq_125;  // ndrange3d.cl:12:60
+    reg  [4:0]   pq_127;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_136;  // ndrange3d.cl:12:60
+    reg  [31:0]  pq_137;  // ndrange3d.cl:12:60
+    reg  [63:0]  pq_143;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_144;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_145;  // ndrange3d.cl:13:23
+    reg  [63:0]  pq_148;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_149;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_150;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_151;  // ndrange3d.cl:12:38
+    reg  [63:0]  pq_153;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_154;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_155;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_159;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_160;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_161;  // ndrange3d.cl:13:49
+    reg  [63:0]  pq_164;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_165;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_166;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_167;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_168;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_169;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_170;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_171;  // ndrange3d.cl:12:16
+    reg  [63:0]  pq_173;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_174;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_175;  // ndrange3d.cl:13:19
+    reg  [63:0]  pq_194;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_195;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_196;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_197;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_198;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_199;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_200;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_201;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_202;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_203;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_204;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_205;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_206;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_207;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_208;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_209;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_210;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_211;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_212;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_213;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_214;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_215;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_216;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_217;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_218;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_219;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_220;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_221;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_222;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_223;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_224;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_225;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_226;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_227;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_228;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_229;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_230;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_231;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_232;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_233;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_234;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_235;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_236;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_237;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_238;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_239;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_240;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_241;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_242;  // ndrange3d.cl:16:16
+    reg  [63:0]  pq_243;  // ndrange3d.cl:16:16
+    reg  [31:0]  pq_261;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_262;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_263;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_264;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_265;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_266;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_267;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_268;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_269;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_270;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_271;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_272;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_273;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_274;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_275;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_276;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_277;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_278;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_279;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_280;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_281;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_282;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_283;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_284;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_285;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_286;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_287;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_288;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_289;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_290;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_291;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_292;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_293;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_294;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_295;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_296;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_297;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_298;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_299;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_300;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_301;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_302;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_303;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_304;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_305;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_306;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_307;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_308;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_309;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_310;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_311;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_312;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_313;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_314;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_315;  // ndrange3d.cl:15:28
+    reg  [31:0]  pq_325;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_326;  // ndrange3d.cl:16:39
+    reg  [4:0]   pq_340;  // ndrange3d.cl:16:39
+    reg  [4:0]   pq_342;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_350;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_351;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_352;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_353;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_354;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_355;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_356;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_357;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_358;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_359;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_360;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_361;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_362;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_363;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_364;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_365;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_366;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_367;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_368;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_369;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_370;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_371;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_372;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_373;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_374;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_375;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_376;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_377;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_378;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_379;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_380;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_381;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_382;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_383;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_384;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_385;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_386;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_387;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_388;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_389;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_390;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_391;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_392;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_393;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_394;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_395;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_396;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_397;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_398;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_399;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_400;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_401;  // ndrange3d.cl:16:39
+    reg  [31:0]  pq_406;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_407;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_408;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_409;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_410;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_411;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_412;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_413;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_414;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_415;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_416;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_417;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_418;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_419;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_420;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_421;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_422;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_423;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_424;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_425;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_426;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_427;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_428;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_429;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_430;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_431;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_432;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_433;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_434;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_435;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_436;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_437;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_438;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_439;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_440;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_441;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_442;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_443;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_444;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_445;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_446;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_447;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_448;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_449;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_450;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_451;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_452;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_453;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_454;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_455;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_456;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_457;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_458;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_459;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_460;  // ndrange3d.cl:12:16
+    reg  [31:0]  pq_463;  // ndrange3d.cl:5:13
+    reg  [31:0]  pq_464;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_470;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_471;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_472;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_473;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_474;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_475;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_476;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_477;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_478;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_479;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_480;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_481;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_482;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_483;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_484;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_485;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_486;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_487;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_488;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_489;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_490;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_491;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_492;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_493;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_494;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_495;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_496;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_497;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_498;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_499;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_500;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_501;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_502;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_503;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_504;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_505;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_506;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_507;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_508;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_509;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_510;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_511;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_512;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_513;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_514;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_515;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_516;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_517;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_518;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_519;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_520;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_521;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_522;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_523;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_524;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_528;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_529;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_530;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_531;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_532;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_533;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_534;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_535;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_536;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_537;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_538;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_539;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_540;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_541;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_542;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_543;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_544;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_545;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_546;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_547;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_548;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_549;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_550;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_551;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_552;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_553;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_554;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_555;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_556;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_557;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_558;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_559;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_560;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_561;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_562;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_563;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_564;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_565;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_566;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_567;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_568;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_569;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_570;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_571;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_572;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_573;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_574;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_575;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_576;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_577;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_578;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_579;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_580;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_581;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_582;  // ndrange3d.cl:12:16
+    reg  [4:0]   pq_587;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_588;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_591;  // ndrange3d.cl:5:13
+    reg  [4:0]   pq_592;  // ndrange3d.cl:5:13
+    reg  [63:0]  pq_599;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_600;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_601;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_602;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_603;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_604;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_605;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_606;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_607;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_608;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_609;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_610;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_611;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_612;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_613;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_614;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_615;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_616;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_617;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_618;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_619;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_620;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_621;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_622;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_623;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_624;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_625;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_626;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_627;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_628;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_629;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_630;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_631;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_632;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_633;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_634;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_635;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_636;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_637;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_638;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_639;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_640;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_641;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_642;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_643;  // ndrange3d.cl:15:5
+    reg  [63:0]  pq_644;  // ndrange3d.cl:15:5
     reg  [6:0]   p0_drain;
-    wire [63:0]  w_432;  // ndrange3d.cl:9:6
+    wire [63:0]  w_671;  // ndrange3d.cl:9:6
     wire [31:0]  div_quotient;
     wire         div_valid;
     wire [31:0]  div_dividend;
@@ -548,94 +787,195 @@ module grid3d_datapath (
     assign w_24 = {32'h00000000, out_base};
     assign w_25 = {32'h00000000, base_base};
     assign pw_26 = w_7[31:0];
-    assign pw_27 = w_8[31:0];
-    assign pw_28 = $unsigned($signed(pw_26) * $signed(pw_27));
-    assign pw_29 = pv_9[31:0];
-    assign pw_36 = (pq_32 + pq_35);
-    assign pw_37 = {32'h00000000, pw_36[31:0]};
-    assign pw_38 = w_12[31:0];
-    assign pw_39 = w_13[31:0];
-    assign pw_40 = $unsigned($signed(pw_38) * $signed(pw_39));
-    assign pw_41 = pv_14[31:0];
-    assign pw_48 = (pq_44 + pq_47);
-    assign pw_49 = {32'h00000000, pw_48[31:0]};
-    assign pw_50 = w_17[31:0];
-    assign pw_51 = w_18[31:0];
-    assign pw_52 = $unsigned($signed(pw_50) * $signed(pw_51));
-    assign pw_53 = pv_19[31:0];
-    assign pw_60 = (pq_56 + pq_59);
-    assign pw_61 = {32'h00000000, pw_60[31:0]};
-    assign pw_62 = $unsigned($signed(w_21) * $signed(w_13));
-    assign pw_68 = $unsigned($signed(pq_63) * $signed(pq_67));
-    assign pw_78 = (pq_73 + pq_77);
-    assign pw_79 = $unsigned($signed(w_22) * $signed(w_8));
-    assign pw_84 = $unsigned($signed(pw_78) * $signed(pq_83));
-    assign pw_98 = (pq_93 + pq_97);
-    assign w_99 = 64'h0000000000000004;
-    assign pw_100 = $unsigned($signed(pw_98) * $signed(w_99));
-    assign pw_101 = (w_25 + pw_100);
-    assign pld_102 = base_ld_resp_data;
-    assign pw_103 = pw_61[7:0];
-    assign pw_104 = pw_37[7:0];
-    assign pw_105 = pw_49[7:0];
-    assign pw_106 = (pw_104 + pw_105);
-    assign pw_107 = (pw_103 + pw_106);
-    assign w_108 = 8'h03;
-    assign pw_109 = {6'h00, (pw_107[1:0] & 2'h3)};
-    assign w_110 = 8'h04;
-    assign pw_111 = $unsigned($signed(pw_109) * $signed(w_110));
-    assign pw_112 = {56'h00000000000000, pw_111[7:0]};
-    assign pw_113 = (w_23 + pw_112);
-    assign pwa_166 = (pq_165 >> 64'h0000000000000002);
-    assign prd_167 = obj0_lut_rdata[31:0];
-    assign pw_168 = (w_24 + pw_100);
-    assign pw_169 = (pw_26 << w_16);
-    assign w_170 = 32'h00000005;
-    assign pw_171 = (pw_26 << w_170);
-    assign pw_172 = (pw_169 + pw_171);
-    assign w_173 = 32'h00000006;
-    assign pw_174 = (pw_26 << w_173);
-    assign pw_175 = (pw_172 + pw_174);
-    assign pw_176 = (pw_38 << w_11);
-    assign w_177 = 32'h00000003;
-    assign pw_178 = (pw_38 << w_177);
-    assign pw_179 = (pw_176 + pw_178);
-    assign pw_180 = (pw_175 + pw_179);
-    assign pw_181 = (pw_180 + pw_50);
-    assign pw_238 = (pld_102 + pq_237);
-    assign pw_239 = (pw_238 + prd_167);
-    assign pw_240 = w_22[31:0];
-    assign pw_241 = $unsigned($signed(pw_53) * $signed(pw_240));
-    assign pw_298 = (pw_239 + pq_297);
-    assign pw_355 = $unsigned($signed(pw_298) * $signed(pq_354));
-    assign pw_359 = (pq_358 + w_11);
-    assign pv_407 = v6_lid_x;
-    assign w_408 = {32'h00000000, local_size[31:0]};
-    assign pw_409 = pv_407[7:0];
-    assign w_410 = 8'h01;
-    assign pw_411 = (pw_409 + w_410);
-    assign pw_412 = w_408[7:0];
-    assign pw_413 = (pw_411 == pw_412);
-    assign w_414 = 8'h00;
-    assign pw_415 = (pw_413 ? w_414 : pw_411);
-    assign pw_416 = {56'h00000000000000, pw_415[7:0]};
-    assign pv_417 = v7_lid_y;
-    assign w_418 = {32'h00000000, local_size[63:32]};
-    assign pw_419 = pv_417[7:0];
-    assign pw_420 = (pw_419 + w_410);
-    assign pw_421 = w_418[7:0];
-    assign pw_422 = (pw_420 == pw_421);
-    assign pw_423 = (pw_413 & pw_422);
-    assign pw_424 = (pw_413 ? pw_420 : pw_419);
-    assign pw_425 = (pw_423 ? w_414 : pw_424);
-    assign pw_426 = {56'h00000000000000, pw_425[7:0]};
-    assign pv_427 = v8_lid_z;
-    assign pw_428 = pv_427[7:0];
-    assign pw_429 = (pw_428 + w_410);
-    assign pw_430 = (pw_423 ? pw_429 : pw_428);
-    assign pw_431 = {56'h00000000000000, pw_430[7:0]};
+    assign pw_27 = pw_26[26:0];
+    assign pw_28 = {5'h00, pw_27[26:0]};
+    assign pw_29 = w_8[31:0];
+    assign pw_30 = pw_29[26:0];
+    assign pw_31 = {5'h00, pw_30[26:0]};
+    assign pw_32 = $unsigned($signed(pw_28) * $signed(pw_31));
+    assign pw_36 = pq_35[26:0];
+    assign pw_37 = {5'h00, pw_36[26:0]};
+    assign w_38 = 32'h0000001b;
+    assign pw_39 = (pq_35 >> w_38);
+    assign pw_40 = pw_39[4:0];
+    assign pw_41 = (pw_26 >> w_38);
+    assign pw_42 = pw_41[4:0];
+    assign pw_43 = pw_29[4:0];
+    assign pw_44 = $unsigned($signed(pw_42) * $signed(pw_43));
+    assign pw_45 = pw_26[4:0];
+    assign pw_46 = (pw_29 >> w_38);
+    assign pw_47 = pw_46[4:0];
+    assign pw_48 = $unsigned($signed(pw_45) * $signed(pw_47));
+    assign pw_53 = (pq_50 | pq_52);
+    assign pw_55 = (pw_40 + pq_54);
+    assign pw_56 = {27'h0000000, pw_55[4:0]};
+    assign pw_57 = (pw_56 << w_38);
+    assign pw_58 = (pw_37 | pw_57);
+    assign pw_59 = pv_9[31:0];
+    assign pw_63 = (pw_58 + pq_62);
+    assign pw_64 = {32'h00000000, pw_63[31:0]};
+    assign pw_65 = w_12[31:0];
+    assign pw_66 = pw_65[26:0];
+    assign pw_67 = {5'h00, pw_66[26:0]};
+    assign pw_68 = w_13[31:0];
+    assign pw_69 = pw_68[26:0];
+    assign pw_70 = {5'h00, pw_69[26:0]};
+    assign pw_71 = $unsigned($signed(pw_67) * $signed(pw_70));
+    assign pw_75 = pq_74[26:0];
+    assign pw_76 = {5'h00, pw_75[26:0]};
+    assign pw_77 = (pq_74 >> w_38);
+    assign pw_78 = pw_77[4:0];
+    assign pw_79 = (pw_65 >> w_38);
+    assign pw_80 = pw_79[4:0];
+    assign pw_81 = pw_68[4:0];
+    assign pw_82 = $unsigned($signed(pw_80) * $signed(pw_81));
+    assign pw_83 = pw_65[4:0];
+    assign pw_84 = (pw_68 >> w_38);
+    assign pw_85 = pw_84[4:0];
+    assign pw_86 = $unsigned($signed(pw_83) * $signed(pw_85));
+    assign pw_91 = (pq_88 | pq_90);
+    assign pw_93 = (pw_78 + pq_92);
+    assign pw_94 = {27'h0000000, pw_93[4:0]};
+    assign pw_95 = (pw_94 << w_38);
+    assign pw_96 = (pw_76 | pw_95);
+    assign pw_97 = pv_14[31:0];
+    assign pw_101 = (pw_96 + pq_100);
+    assign pw_102 = {32'h00000000, pw_101[31:0]};
+    assign pw_103 = w_17[31:0];
+    assign pw_104 = pw_103[26:0];
+    assign pw_105 = {5'h00, pw_104[26:0]};
+    assign pw_106 = w_18[31:0];
+    assign pw_107 = pw_106[26:0];
+    assign pw_108 = {5'h00, pw_107[26:0]};
+    assign pw_109 = $unsigned($signed(pw_105) * $signed(pw_108));
+    assign pw_113 = pq_112[26:0];
+    assign pw_114 = {5'h00, pw_113[26:0]};
+    assign pw_115 = (pq_112 >> w_38);
+    assign pw_116 = pw_115[4:0];
+    assign pw_117 = (pw_103 >> w_38);
+    assign pw_118 = pw_117[4:0];
+    assign pw_119 = pw_106[4:0];
+    assign pw_120 = $unsigned($signed(pw_118) * $signed(pw_119));
+    assign pw_121 = pw_103[4:0];
+    assign pw_122 = (pw_106 >> w_38);
+    assign pw_123 = pw_122[4:0];
+    assign pw_124 = $unsigned($signed(pw_121) * $signed(pw_123));
+    assign pw_129 = (pq_126 | pq_128);
+    assign pw_131 = (pw_116 + pq_130);
+    assign pw_132 = {27'h0000000, pw_131[4:0]};
+    assign pw_133 = (pw_132 << w_38);
+    assign pw_134 = (pw_114 | pw_133);
+    assign pw_135 = pv_19[31:0];
+    assign pw_139 = (pw_134 + pq_138);
+    assign pw_140 = {32'h00000000, pw_139[31:0]};
+    assign pw_141 = $unsigned($signed(w_21) * $signed(w_13));
+    assign pw_147 = $unsigned($signed(pq_142) * $signed(pq_146));
+    assign pw_157 = (pq_152 + pq_156);
+    assign pw_158 = $unsigned($signed(w_22) * $signed(w_8));
+    assign pw_163 = $unsigned($signed(pw_157) * $signed(pq_162));
+    assign pw_177 = (pq_172 + pq_176);
+    assign w_178 = 64'h0000000000000004;
+    assign pw_179 = $unsigned($signed(pw_177) * $signed(w_178));
+    assign pw_180 = (w_25 + pw_179);
+    assign pld_181 = base_ld_resp_data;
+    assign pw_182 = pw_140[7:0];
+    assign pw_183 = pw_64[7:0];
+    assign pw_184 = pw_102[7:0];
+    assign pw_185 = (pw_183 + pw_184);
+    assign pw_186 = (pw_182 + pw_185);
+    assign w_187 = 8'h03;
+    assign pw_188 = {6'h00, (pw_186[1:0] & 2'h3)};
+    assign w_189 = 8'h04;
+    assign pw_190 = $unsigned($signed(pw_188) * $signed(w_189));
+    assign pw_191 = {56'h00000000000000, pw_190[7:0]};
+    assign pw_193 = (w_23 + pq_192);
+    assign pwa_245 = (pq_244 >> 64'h0000000000000002);
+    assign prd_246 = obj0_lut_rdata[31:0];
+    assign pw_247 = (w_24 + pw_179);
+    assign pw_248 = (pw_26 << w_16);
+    assign w_249 = 32'h00000005;
+    assign pw_250 = (pw_26 << w_249);
+    assign pw_251 = (pw_248 + pw_250);
+    assign w_252 = 32'h00000006;
+    assign pw_253 = (pw_26 << w_252);
+    assign pw_254 = (pw_251 + pw_253);
+    assign pw_255 = (pw_65 << w_11);
+    assign w_256 = 32'h00000003;
+    assign pw_257 = (pw_65 << w_256);
+    assign pw_258 = (pw_255 + pw_257);
+    assign pw_259 = (pw_254 + pw_258);
+    assign pw_260 = (pw_259 + pw_103);
+    assign pw_317 = (pld_181 + pq_316);
+    assign pw_318 = (pw_317 + prd_246);
+    assign pw_319 = pw_135[26:0];
+    assign pw_320 = {5'h00, pw_319[26:0]};
+    assign pw_321 = w_22[31:0];
+    assign pw_322 = pw_321[26:0];
+    assign pw_323 = {5'h00, pw_322[26:0]};
+    assign pw_324 = $unsigned($signed(pw_320) * $signed(pw_323));
+    assign pw_328 = pq_327[26:0];
+    assign pw_329 = {5'h00, pw_328[26:0]};
+    assign pw_330 = (pq_327 >> w_38);
+    assign pw_331 = pw_330[4:0];
+    assign pw_332 = (pw_135 >> w_38);
+    assign pw_333 = pw_332[4:0];
+    assign pw_334 = pw_321[4:0];
+    assign pw_335 = $unsigned($signed(pw_333) * $signed(pw_334));
+    assign pw_336 = pw_135[4:0];
+    assign pw_337 = (pw_321 >> w_38);
+    assign pw_338 = pw_337[4:0];
+    assign pw_339 = $unsigned($signed(pw_336) * $signed(pw_338));
+    assign pw_344 = (pq_341 | pq_343);
+    assign pw_346 = (pw_331 + pq_345);
+    assign pw_347 = {27'h0000000, pw_346[4:0]};
+    assign pw_348 = (pw_347 << w_38);
+    assign pw_349 = (pw_329 | pw_348);
+    assign pw_403 = (pw_318 + pq_402);
+    assign pw_404 = pw_403[26:0];
+    assign pw_405 = {5'h00, pw_404[26:0]};
+    assign pw_462 = $unsigned($signed(pw_405) * $signed(pq_461));
+    assign pw_466 = pq_465[26:0];
+    assign pw_467 = {5'h00, pw_466[26:0]};
+    assign pw_468 = (pw_403 >> w_38);
+    assign pw_469 = pw_468[4:0];
+    assign pw_526 = $unsigned($signed(pw_469) * $signed(pq_525));
+    assign pw_527 = pw_403[4:0];
+    assign pw_584 = $unsigned($signed(pw_527) * $signed(pq_583));
+    assign pw_585 = (pq_465 >> w_38);
+    assign pw_586 = pw_585[4:0];
+    assign pw_590 = (pq_589 | pw_586);
+    assign pw_594 = (pq_593 + pw_590);
+    assign pw_595 = {27'h0000000, pw_594[4:0]};
+    assign pw_596 = (pw_595 << w_38);
+    assign pw_597 = (pw_467 | pw_596);
+    assign pw_598 = (pw_597 + w_11);
+    assign pv_646 = v6_lid_x;
+    assign w_647 = {32'h00000000, local_size[31:0]};
+    assign pw_648 = pv_646[7:0];
+    assign w_649 = 8'h01;
+    assign pw_650 = (pw_648 + w_649);
+    assign pw_651 = w_647[7:0];
+    assign pw_652 = (pw_650 == pw_651);
+    assign w_653 = 8'h00;
+    assign pw_654 = (pw_652 ? w_653 : pw_650);
+    assign pw_655 = {56'h00000000000000, pw_654[7:0]};
+    assign pv_656 = v7_lid_y;
+    assign w_657 = {32'h00000000, local_size[63:32]};
+    assign pw_658 = pv_656[7:0];
+    assign pw_659 = (pw_658 + w_649);
+    assign pw_660 = w_657[7:0];
+    assign pw_661 = (pw_659 == pw_660);
+    assign pw_662 = (pw_652 & pw_661);
+    assign pw_663 = (pw_652 ? pw_659 : pw_658);
+    assign pw_664 = (pw_662 ? w_653 : pw_663);
+    assign pw_665 = {56'h00000000000000, pw_664[7:0]};
+    assign pv_666 = v8_lid_z;
+    assign pw_667 = pv_666[7:0];
+    assign pw_668 = (pw_667 + w_649);
+    assign pw_669 = (pw_662 ? pw_668 : pw_667);
+    assign pw_670 = {56'h00000000000000, pw_669[7:0]};
     assign p0_stall = ((((p0_valid[12] && 1'h1) && (!base_ld_req_ready)) || ((p0_valid[56] && 1'h1) && (!base_ld_resp_valid))) || ((p0_valid[59] && 1'h1) && (!out_st_req_ready)));
-    assign w_432 = 64'h0000000000000000;
+    assign w_671 = 64'h0000000000000000;
 
     ohls_div #(
         .WIDTH(32),
@@ -687,123 +1027,75 @@ module grid3d_datapath (
             if (((state == 16'h0003) && 1'h1)) p0_admit <= 1'h1;  // ndrange3d.cl:9:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_5;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v6_lid_x <= pw_416;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v7_lid_y <= pw_426;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v8_lid_z <= pw_431;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_30 <= pw_28;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_31 <= pq_30;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_32 <= pq_31;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_33 <= pw_29;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v6_lid_x <= pw_655;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v7_lid_y <= pw_665;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_5) && p0_en))) v8_lid_z <= pw_670;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_33 <= pw_32;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_34 <= pq_33;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_35 <= pq_34;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_42 <= pw_40;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_43 <= pq_42;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_44 <= pq_43;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_45 <= pw_41;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_46 <= pq_45;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_47 <= pq_46;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_54 <= pw_52;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_55 <= pq_54;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_56 <= pq_55;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_57 <= pw_53;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_58 <= pq_57;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_59 <= pq_58;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_63 <= pw_61;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_64 <= pw_62;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_65 <= pq_64;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_66 <= pq_65;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_67 <= pq_66;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_69 <= pw_49;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_70 <= pq_69;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_71 <= pq_70;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_72 <= pq_71;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_49 <= pw_44;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_50 <= pq_49;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_51 <= pw_48;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_52 <= pq_51;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_54 <= pw_53;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_60 <= pw_59;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_61 <= pq_60;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_62 <= pq_61;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_72 <= pw_71;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_73 <= pq_72;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_74 <= pw_68;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_75 <= pq_74;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_76 <= pq_75;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_77 <= pq_76;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_80 <= pw_79;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_81 <= pq_80;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_82 <= pq_81;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_83 <= pq_82;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_85 <= pw_37;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_86 <= pq_85;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_87 <= pq_86;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_74 <= pq_73;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_87 <= pw_82;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_88 <= pq_87;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pq_88;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_89 <= pw_86;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_90 <= pq_89;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_91 <= pq_90;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_92 <= pq_91;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_93 <= pq_92;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_94 <= pw_84;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_95 <= pq_94;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_96 <= pq_95;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_97 <= pq_96;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_114 <= pw_113;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_115 <= pq_114;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_116 <= pq_115;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_117 <= pq_116;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_118 <= pq_117;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_119 <= pq_118;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_120 <= pq_119;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_121 <= pq_120;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_122 <= pq_121;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_123 <= pq_122;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_124 <= pq_123;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_125 <= pq_124;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_92 <= pw_91;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_98 <= pw_97;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_99 <= pq_98;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_100 <= pq_99;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_110 <= pw_109;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_111 <= pq_110;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_112 <= pq_111;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_125 <= pw_120;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_126 <= pq_125;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_127 <= pq_126;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_127 <= pw_124;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_128 <= pq_127;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_129 <= pq_128;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_130 <= pq_129;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_131 <= pq_130;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_132 <= pq_131;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_133 <= pq_132;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_134 <= pq_133;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_135 <= pq_134;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_136 <= pq_135;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_130 <= pw_129;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_136 <= pw_135;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_137 <= pq_136;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_138 <= pq_137;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_139 <= pq_138;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_140 <= pq_139;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_141 <= pq_140;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_142 <= pq_141;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_143 <= pq_142;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_142 <= pw_140;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_143 <= pw_141;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_144 <= pq_143;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_145 <= pq_144;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_146 <= pq_145;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_147 <= pq_146;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_148 <= pq_147;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_148 <= pw_102;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_149 <= pq_148;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_150 <= pq_149;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_151 <= pq_150;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_152 <= pq_151;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_153 <= pq_152;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_153 <= pw_147;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_154 <= pq_153;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_155 <= pq_154;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_156 <= pq_155;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_157 <= pq_156;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_158 <= pq_157;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_159 <= pq_158;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_159 <= pw_158;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_160 <= pq_159;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_161 <= pq_160;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_162 <= pq_161;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_163 <= pq_162;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_164 <= pq_163;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_164 <= pw_64;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_165 <= pq_164;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_182 <= pw_181;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_183 <= pq_182;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_184 <= pq_183;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_185 <= pq_184;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_186 <= pq_185;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_187 <= pq_186;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_188 <= pq_187;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_189 <= pq_188;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_190 <= pq_189;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_191 <= pq_190;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_192 <= pq_191;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_193 <= pq_192;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_194 <= pq_193;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_166 <= pq_165;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_167 <= pq_166;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_168 <= pq_167;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_169 <= pq_168;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_170 <= pq_169;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_171 <= pq_170;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_172 <= pq_171;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_173 <= pw_163;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_174 <= pq_173;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_175 <= pq_174;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_176 <= pq_175;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_192 <= pw_191;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_194 <= pw_193;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_195 <= pq_194;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_196 <= pq_195;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_197 <= pq_196;  // ndrange3d.cl:9:6
@@ -847,26 +1139,14 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_235 <= pq_234;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_236 <= pq_235;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_237 <= pq_236;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_242 <= pw_241;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_238 <= pq_237;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_239 <= pq_238;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_240 <= pq_239;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_241 <= pq_240;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_242 <= pq_241;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_243 <= pq_242;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_244 <= pq_243;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_245 <= pq_244;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_246 <= pq_245;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_247 <= pq_246;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_248 <= pq_247;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_249 <= pq_248;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_250 <= pq_249;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_251 <= pq_250;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_252 <= pq_251;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_253 <= pq_252;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_254 <= pq_253;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_255 <= pq_254;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_256 <= pq_255;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_257 <= pq_256;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_258 <= pq_257;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_259 <= pq_258;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_260 <= pq_259;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_261 <= pq_260;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_261 <= pw_260;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_262 <= pq_261;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_263 <= pq_262;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_264 <= pq_263;  // ndrange3d.cl:9:6
@@ -903,7 +1183,8 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_295 <= pq_294;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_296 <= pq_295;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_297 <= pq_296;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_299 <= pw_27;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_298 <= pq_297;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_299 <= pq_298;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_300 <= pq_299;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_301 <= pq_300;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_302 <= pq_301;  // ndrange3d.cl:9:6
@@ -921,48 +1202,25 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_314 <= pq_313;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_315 <= pq_314;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_316 <= pq_315;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_317 <= pq_316;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_318 <= pq_317;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_319 <= pq_318;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_320 <= pq_319;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_321 <= pq_320;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_322 <= pq_321;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_323 <= pq_322;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_324 <= pq_323;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_325 <= pq_324;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_325 <= pw_324;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_326 <= pq_325;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_327 <= pq_326;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_328 <= pq_327;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_329 <= pq_328;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_330 <= pq_329;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_331 <= pq_330;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_332 <= pq_331;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_333 <= pq_332;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_334 <= pq_333;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_335 <= pq_334;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_336 <= pq_335;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_337 <= pq_336;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_338 <= pq_337;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_339 <= pq_338;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_340 <= pq_339;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_340 <= pw_335;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_341 <= pq_340;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_342 <= pq_341;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_342 <= pw_339;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_343 <= pq_342;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_344 <= pq_343;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_345 <= pq_344;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_346 <= pq_345;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_347 <= pq_346;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_348 <= pq_347;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_349 <= pq_348;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_350 <= pq_349;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_345 <= pw_344;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_350 <= pw_349;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_351 <= pq_350;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_352 <= pq_351;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_353 <= pq_352;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_354 <= pq_353;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_356 <= pw_355;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_355 <= pq_354;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_356 <= pq_355;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_357 <= pq_356;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_358 <= pq_357;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_360 <= pw_168;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_359 <= pq_358;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_360 <= pq_359;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_361 <= pq_360;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_362 <= pq_361;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_363 <= pq_362;  // ndrange3d.cl:9:6
@@ -1005,10 +1263,230 @@ module grid3d_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_400 <= pq_399;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_401 <= pq_400;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_402 <= pq_401;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_403 <= pq_402;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_404 <= pq_403;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_405 <= pq_404;  // ndrange3d.cl:9:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_406 <= pq_405;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_406 <= pw_31;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_407 <= pq_406;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_408 <= pq_407;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_409 <= pq_408;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_410 <= pq_409;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_411 <= pq_410;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_412 <= pq_411;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_413 <= pq_412;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_414 <= pq_413;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_415 <= pq_414;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_416 <= pq_415;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_417 <= pq_416;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_418 <= pq_417;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_419 <= pq_418;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_420 <= pq_419;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_421 <= pq_420;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_422 <= pq_421;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_423 <= pq_422;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_424 <= pq_423;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_425 <= pq_424;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_426 <= pq_425;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_427 <= pq_426;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_428 <= pq_427;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_429 <= pq_428;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_430 <= pq_429;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_431 <= pq_430;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_432 <= pq_431;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_433 <= pq_432;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_434 <= pq_433;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_435 <= pq_434;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_436 <= pq_435;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_437 <= pq_436;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_438 <= pq_437;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_439 <= pq_438;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_440 <= pq_439;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_441 <= pq_440;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_442 <= pq_441;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_443 <= pq_442;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_444 <= pq_443;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_445 <= pq_444;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_446 <= pq_445;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_447 <= pq_446;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_448 <= pq_447;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_449 <= pq_448;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_450 <= pq_449;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_451 <= pq_450;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_452 <= pq_451;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_453 <= pq_452;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_454 <= pq_453;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_455 <= pq_454;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_456 <= pq_455;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_457 <= pq_456;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_458 <= pq_457;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_459 <= pq_458;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_460 <= pq_459;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_461 <= pq_460;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_463 <= pw_462;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_464 <= pq_463;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_465 <= pq_464;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_470 <= pw_43;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_471 <= pq_470;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_472 <= pq_471;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_473 <= pq_472;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_474 <= pq_473;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_475 <= pq_474;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_476 <= pq_475;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_477 <= pq_476;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_478 <= pq_477;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_479 <= pq_478;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_480 <= pq_479;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_481 <= pq_480;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_482 <= pq_481;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_483 <= pq_482;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_484 <= pq_483;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_485 <= pq_484;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_486 <= pq_485;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_487 <= pq_486;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_488 <= pq_487;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_489 <= pq_488;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_490 <= pq_489;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_491 <= pq_490;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_492 <= pq_491;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_493 <= pq_492;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_494 <= pq_493;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_495 <= pq_494;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_496 <= pq_495;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_497 <= pq_496;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_498 <= pq_497;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_499 <= pq_498;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_500 <= pq_499;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_501 <= pq_500;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_502 <= pq_501;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_503 <= pq_502;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_504 <= pq_503;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_505 <= pq_504;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_506 <= pq_505;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_507 <= pq_506;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_508 <= pq_507;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_509 <= pq_508;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_510 <= pq_509;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_511 <= pq_510;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_512 <= pq_511;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_513 <= pq_512;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_514 <= pq_513;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_515 <= pq_514;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_516 <= pq_515;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_517 <= pq_516;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_518 <= pq_517;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_519 <= pq_518;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_520 <= pq_519;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_521 <= pq_520;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_522 <= pq_521;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_523 <= pq_522;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_524 <= pq_523;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_525 <= pq_524;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_528 <= pw_47;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_529 <= pq_528;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_530 <= pq_529;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_531 <= pq_530;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_532 <= pq_531;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_533 <= pq_532;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_534 <= pq_533;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_535 <= pq_534;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_536 <= pq_535;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_537 <= pq_536;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_538 <= pq_537;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_539 <= pq_538;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_540 <= pq_539;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_541 <= pq_540;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_542 <= pq_541;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_543 <= pq_542;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_544 <= pq_543;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_545 <= pq_544;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_546 <= pq_545;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_547 <= pq_546;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_548 <= pq_547;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_549 <= pq_548;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_550 <= pq_549;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_551 <= pq_550;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_552 <= pq_551;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_553 <= pq_552;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_554 <= pq_553;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_555 <= pq_554;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_556 <= pq_555;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_557 <= pq_556;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_558 <= pq_557;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_559 <= pq_558;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_560 <= pq_559;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_561 <= pq_560;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_562 <= pq_561;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_563 <= pq_562;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_564 <= pq_563;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_565 <= pq_564;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_566 <= pq_565;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_567 <= pq_566;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_568 <= pq_567;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_569 <= pq_568;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_570 <= pq_569;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_571 <= pq_570;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_572 <= pq_571;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_573 <= pq_572;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_574 <= pq_573;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_575 <= pq_574;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_576 <= pq_575;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_577 <= pq_576;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_578 <= pq_577;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_579 <= pq_578;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_580 <= pq_579;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_581 <= pq_580;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_582 <= pq_581;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_583 <= pq_582;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_587 <= pw_584;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_588 <= pq_587;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_589 <= pq_588;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_591 <= pw_526;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_592 <= pq_591;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_593 <= pq_592;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_599 <= pw_247;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_600 <= pq_599;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_601 <= pq_600;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_602 <= pq_601;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_603 <= pq_602;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_604 <= pq_603;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_605 <= pq_604;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_606 <= pq_605;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_607 <= pq_606;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_608 <= pq_607;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_609 <= pq_608;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_610 <= pq_609;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_611 <= pq_610;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_612 <= pq_611;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_613 <= pq_612;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_614 <= pq_613;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_615 <= pq_614;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_616 <= pq_615;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_617 <= pq_616;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_618 <= pq_617;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_619 <= pq_618;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_620 <= pq_619;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_621 <= pq_620;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_622 <= pq_621;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_623 <= pq_622;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_624 <= pq_623;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_625 <= pq_624;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_626 <= pq_625;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_627 <= pq_626;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_628 <= pq_627;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_629 <= pq_628;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_630 <= pq_629;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_631 <= pq_630;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_632 <= pq_631;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_633 <= pq_632;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_634 <= pq_633;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_635 <= pq_634;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_636 <= pq_635;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_637 <= pq_636;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_638 <= pq_637;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_639 <= pq_638;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_640 <= pq_639;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_641 <= pq_640;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_642 <= pq_641;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_643 <= pq_642;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_644 <= pq_643;  // ndrange3d.cl:9:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_645 <= pq_644;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[102], p0_valid[101], p0_valid[100], p0_valid[99], p0_valid[98], p0_valid[97], p0_valid[96], p0_valid[95], p0_valid[94], p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_5), (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_5) ? 7'h67 : ((p0_drain == 7'h00) ? 7'h00 : (p0_drain - 7'h01)));  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_5))) || ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // ndrange3d.cl:9:6
@@ -1023,9 +1501,9 @@ module grid3d_datapath (
             if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_5)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v8_lid_z <= 64'h0000000000000000;  // ndrange3d.cl:9:6
             if (((state == 16'h0004) && (((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 7'h00)) && base_ld_idle) && out_st_idle))) state <= 16'h0001;  // ndrange3d.cl:9:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v6_lid_x <= w_432;
-            if ((state == 16'h0006)) v7_lid_y <= w_432;
-            if ((state == 16'h0006)) v8_lid_z <= w_432;
+            if ((state == 16'h0006)) v6_lid_x <= w_671;
+            if ((state == 16'h0006)) v7_lid_y <= w_671;
+            if ((state == 16'h0006)) v8_lid_z <= w_671;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0006;
             if ((state == 16'h0008)) state <= 16'h0007;
@@ -1043,17 +1521,17 @@ module grid3d_datapath (
         end
     end
     assign out_st_req_valid = ((p0_valid[59] && 1'h1) && p0_en);
-    assign out_st_req_addr = (p0_valid[59] ? pq_406[31:0] : 32'h00000000);
-    assign out_st_req_data = (p0_valid[59] ? pw_359 : 32'h00000000);
+    assign out_st_req_addr = (p0_valid[59] ? pq_645[31:0] : 32'h00000000);
+    assign out_st_req_data = (p0_valid[59] ? pw_598 : 32'h00000000);
     assign base_ld_req_valid = ((p0_valid[12] && 1'h1) && p0_en);
-    assign base_ld_req_addr = (p0_valid[12] ? pw_101[31:0] : 32'h00000000);
+    assign base_ld_req_addr = (p0_valid[12] ? pw_180[31:0] : 32'h00000000);
     assign base_ld_resp_ready = ((p0_valid[56] && 1'h1) && p0_en);
     assign base_ld_flush = (state == 16'h0003);
     assign obj0_lut_we = ((((state == 16'h0007) || (state == 16'h0008)) || (state == 16'h0009)) || (state == 16'h000a));
     assign obj0_lut_waddr = ((state == 16'h0007) ? 2'h3 : ((state == 16'h0008) ? 2'h2 : ((state == 16'h0009) ? 2'h1 : ((state == 16'h000a) ? 2'h0 : 2'h0))));
     assign obj0_lut_wdata = ((state == 16'h0007) ? 32'h00000001 : ((state == 16'h0008) ? 32'h00000004 : ((state == 16'h0009) ? 32'h00000001 : ((state == 16'h000a) ? 32'h00000003 : 32'h00000000))));
     assign obj0_lut_re = ((p0_valid[55] && 1'h1) && p0_en);
-    assign obj0_lut_raddr = (((p0_valid[55] && 1'h1) && p0_en) ? pwa_166[1:0] : 2'h0);
+    assign obj0_lut_raddr = (((p0_valid[55] && 1'h1) && p0_en) ? pwa_245[1:0] : 2'h0);
     assign div_dividend = ((state == 16'h000b) ? global_size[31:0] : ((state == 16'h000c) ? global_size[63:32] : ((state == 16'h000d) ? global_size[95:64] : 32'h00000000)));
     assign div_divisor = ((state == 16'h000b) ? local_size[31:0] : ((state == 16'h000c) ? local_size[63:32] : ((state == 16'h000d) ? local_size[95:64] : 32'h00000000)));
     assign div_in_valid = (((state == 16'h000b) || (state == 16'h000c)) || (state == 16'h000d));
@@ -1061,7 +1539,7 @@ module grid3d_datapath (
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
     wire ohls_unused = &{1'b0, ngroups_2[31:0], v0_x[63:0], v1_y[63:0], v2_z[63:0], v3_idx[63:0], v4_cell[63:0], v5_w[31:0], v9_lid_linear[63:0], pv_1[63:8], w_2[63:8], p0_go, w_6[31:0], w_7[63:32], pv_9[63:32], w_10[63:0], w_12[63:32],
-        pv_14[63:32], w_15[63:0], w_17[63:32], w_18[63:32], pv_19[63:32], w_20[63:0], pw_101[63:32], pw_107[7:2], w_108[7:0], pwa_166[63:2], pq_406[63:32], pv_407[63:8], w_408[63:8], pv_417[63:8], w_418[63:8], pv_427[63:8],
-        div_remainder[31:0]};
+        pv_14[63:32], w_15[63:0], w_17[63:32], w_18[63:32], pv_19[63:32], w_20[63:0], pw_39[31:5], pw_41[31:5], pw_46[31:5], pw_77[31:5], pw_79[31:5], pw_84[31:5], pw_115[31:5], pw_117[31:5], pw_122[31:5], pw_180[63:32],
+        pw_186[7:2], w_187[7:0], pwa_245[63:2], pw_330[31:5], pw_332[31:5], pw_337[31:5], pw_468[31:5], pw_585[31:5], pq_645[63:32], pv_646[63:8], w_647[63:8], pv_656[63:8], w_657[63:8], pv_666[63:8], div_remainder[31:0]};
 endmodule
 `default_nettype wire

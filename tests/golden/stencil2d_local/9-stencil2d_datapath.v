@@ -98,139 +98,164 @@ module stencil2d_datapath (
     wire [7:0]  pw_24;  // stencil2d_local.cl:27:22
     wire [7:0]  w_25;  // stencil2d_local.cl:27:22
     wire [7:0]  pw_26;  // stencil2d_local.cl:27:22
-    wire [7:0]  w_27;  // stencil2d_local.cl:27:22
-    wire [7:0]  pw_28;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_29;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_30;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_31;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_49;  // stencil2d_local.cl:27:22
-    wire [63:0] pwa_50;
-    wire [31:0] prd_51;  // stencil2d_local.cl:27:22
-    wire        go_52;
+    wire [7:0]  pw_27;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_28;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_29;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_30;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_48;  // stencil2d_local.cl:27:22
+    wire [63:0] pwa_49;
+    wire [31:0] prd_50;  // stencil2d_local.cl:27:22
+    wire        go_51;
     wire        p5u0_fp_mul_valid;
     wire [31:0] p5u0_fp_mul_result;
-    wire [31:0] fnan_53;
-    wire [32:0] fov_54;
+    wire [31:0] fnan_52;
+    wire [32:0] fov_53;
+    reg  [32:0] pd_54;
     reg  [32:0] pd_55;
     reg  [32:0] pd_56;
     reg  [32:0] pd_57;
-    reg  [32:0] pd_58;
-    wire [31:0] pw_59;  // stencil2d_local.cl:27:15
-    wire [31:0] w_60;  // stencil2d_local.cl:28:15
-    wire [63:0] w_61;  // stencil2d_local.cl:28:25
-    wire [63:0] pw_62;  // stencil2d_local.cl:28:25
-    wire [63:0] pwa_63;
-    wire [31:0] prd_64;  // stencil2d_local.cl:28:25
-    wire [63:0] w_65;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_66;  // stencil2d_local.cl:28:44
-    wire [63:0] pwa_67;
-    wire [31:0] prd_68;  // stencil2d_local.cl:28:44
-    wire        go_69;
+    wire [31:0] pw_58;  // stencil2d_local.cl:27:15
+    wire [31:0] w_59;  // stencil2d_local.cl:28:15
+    wire [63:0] w_60;  // stencil2d_local.cl:28:25
+    wire [63:0] pw_61;  // stencil2d_local.cl:28:25
+    wire [63:0] pwa_62;
+    wire [31:0] prd_63;  // stencil2d_local.cl:28:25
+    wire [63:0] w_64;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_65;  // stencil2d_local.cl:28:44
+    wire [63:0] pwa_66;
+    wire [31:0] prd_67;  // stencil2d_local.cl:28:44
+    wire        go_68;
     wire        p5u1_fp_add_valid;
     wire [31:0] p5u1_fp_add_result;
-    wire [31:0] fnan_70;
-    wire [32:0] fov_71;
+    wire [31:0] fnan_69;
+    wire [32:0] fov_70;
+    reg  [32:0] pd_71;
     reg  [32:0] pd_72;
     reg  [32:0] pd_73;
     reg  [32:0] pd_74;
     reg  [32:0] pd_75;
     reg  [32:0] pd_76;
-    reg  [32:0] pd_77;
-    wire [31:0] pw_78;  // stencil2d_local.cl:28:25
-    wire [63:0] w_79;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_85;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_86;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_92;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_93;  // stencil2d_local.cl:28:63
-    wire [63:0] pwa_94;
-    wire [31:0] prd_95;  // stencil2d_local.cl:28:63
-    wire        go_96;
+    wire [31:0] pw_77;  // stencil2d_local.cl:28:25
+    wire [63:0] w_78;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_84;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_85;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_91;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_92;  // stencil2d_local.cl:28:63
+    wire [63:0] pwa_93;
+    wire [31:0] prd_94;  // stencil2d_local.cl:28:63
+    wire        go_95;
     wire        p5u2_fp_add_valid;
     wire [31:0] p5u2_fp_add_result;
-    wire [31:0] fnan_97;
-    wire [32:0] fov_98;
+    wire [31:0] fnan_96;
+    wire [32:0] fov_97;
+    reg  [32:0] pd_98;
     reg  [32:0] pd_99;
     reg  [32:0] pd_100;
     reg  [32:0] pd_101;
     reg  [32:0] pd_102;
     reg  [32:0] pd_103;
-    reg  [32:0] pd_104;
-    wire [31:0] pw_105;  // stencil2d_local.cl:28:25
-    wire [63:0] w_106;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_112;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_113;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_119;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_120;  // stencil2d_local.cl:28:82
-    wire [63:0] pwa_121;
-    wire [31:0] prd_122;  // stencil2d_local.cl:28:82
-    wire        go_123;
+    wire [31:0] pw_104;  // stencil2d_local.cl:28:25
+    wire [63:0] w_105;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_111;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_112;  // stencil2d_local.cl:28:82
+    reg  [63:0] pq_118;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_119;  // stencil2d_local.cl:28:82
+    wire [63:0] pwa_120;
+    wire [31:0] prd_121;  // stencil2d_local.cl:28:82
+    wire        go_122;
     wire        p5u3_fp_add_valid;
     wire [31:0] p5u3_fp_add_result;
-    wire [31:0] fnan_124;
-    wire [32:0] fov_125;
+    wire [31:0] fnan_123;
+    wire [32:0] fov_124;
+    reg  [32:0] pd_125;
     reg  [32:0] pd_126;
     reg  [32:0] pd_127;
     reg  [32:0] pd_128;
     reg  [32:0] pd_129;
     reg  [32:0] pd_130;
-    reg  [32:0] pd_131;
-    wire [31:0] pw_132;  // stencil2d_local.cl:28:25
-    wire        go_133;
+    wire [31:0] pw_131;  // stencil2d_local.cl:28:25
+    wire        go_132;
     wire        p5u4_fp_mul_valid;
     wire [31:0] p5u4_fp_mul_result;
-    wire [31:0] fnan_134;
-    wire [32:0] fov_135;
+    wire [31:0] fnan_133;
+    wire [32:0] fov_134;
+    reg  [32:0] pd_135;
     reg  [32:0] pd_136;
     reg  [32:0] pd_137;
     reg  [32:0] pd_138;
-    reg  [32:0] pd_139;
-    wire [31:0] pw_140;  // stencil2d_local.cl:28:15
-    wire        go_141;
+    wire [31:0] pw_139;  // stencil2d_local.cl:28:15
+    wire        go_140;
     wire        p5u5_fp_add_valid;
     wire [31:0] p5u5_fp_add_result;
-    wire [31:0] fnan_142;
-    wire [32:0] fov_143;
+    wire [31:0] fnan_141;
+    wire [32:0] fov_142;
+    reg  [32:0] pd_143;
     reg  [32:0] pd_144;
     reg  [32:0] pd_145;
     reg  [32:0] pd_146;
     reg  [32:0] pd_147;
     reg  [32:0] pd_148;
-    reg  [32:0] pd_149;
-    wire [31:0] pw_150;  // stencil2d_local.cl:27:15
-    wire [63:0] w_151;  // stencil2d_local.cl:29:5
-    wire [31:0] w_152;  // stencil2d_local.cl:29:14
-    wire [31:0] pw_153;  // stencil2d_local.cl:11:14
-    wire [31:0] w_154;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_155;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_184;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_149;  // stencil2d_local.cl:27:15
+    wire [63:0] w_150;  // stencil2d_local.cl:29:5
+    wire [31:0] w_151;  // stencil2d_local.cl:29:14
+    wire [31:0] pw_152;  // stencil2d_local.cl:11:14
+    wire [31:0] w_153;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_154;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_183;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_184;  // stencil2d_local.cl:11:14
     wire [31:0] pw_185;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_186;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_187;  // stencil2d_local.cl:12:14
-    wire [31:0] w_188;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_189;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_216;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_186;  // stencil2d_local.cl:12:14
+    wire [31:0] w_187;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_188;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_215;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_216;  // stencil2d_local.cl:12:14
     wire [31:0] pw_217;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_218;  // stencil2d_local.cl:12:14
+    wire [26:0] pw_218;  // stencil2d_local.cl:29:9
     wire [31:0] pw_219;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_222;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_223;  // stencil2d_local.cl:29:9
-    wire [63:0] pw_224;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_225;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_226;  // stencil2d_local.cl:29:5
-    wire [63:0] pv_227;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_228;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_229;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_230;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_231;  // stencil2d_local.cl:7:6
-    wire        pw_232;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_233;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_234;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_235;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_236;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_237;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_238;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_239;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_240;  // stencil2d_local.cl:7:6
+    wire [26:0] pw_220;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_221;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_222;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_225;  // stencil2d_local.cl:29:9
+    wire [26:0] pw_226;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_227;  // stencil2d_local.cl:29:9
+    wire [31:0] w_228;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_229;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_230;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_231;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_232;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_233;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_234;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_235;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_236;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_237;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_238;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_240;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_242;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_243;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_244;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_245;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_246;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_247;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_248;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_249;  // stencil2d_local.cl:29:9
+    wire [63:0] pw_250;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_251;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_252;  // stencil2d_local.cl:29:5
+    wire [63:0] pv_253;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_254;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_255;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_256;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_257;  // stencil2d_local.cl:7:6
+    wire        pw_258;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_259;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_260;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_261;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_262;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_263;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_264;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_265;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_266;  // stencil2d_local.cl:7:6
+    reg  [63:0] pq_155;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_156;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_157;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_158;  // stencil2d_local.cl:11:14
@@ -258,17 +283,17 @@ module stencil2d_datapath (
     reg  [63:0] pq_180;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_181;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_182;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_183;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_79;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_80;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_81;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_82;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_83;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_84;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_106;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_107;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_108;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_109;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_110;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_111;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_31;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_32;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_33;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_34;  // stencil2d_local.cl:27:22
@@ -285,17 +310,17 @@ module stencil2d_datapath (
     reg  [63:0] pq_45;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_46;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_47;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_48;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_86;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_87;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_88;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_89;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_90;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_91;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_113;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_114;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_115;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_116;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_117;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_118;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_189;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_190;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_191;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_192;  // stencil2d_local.cl:12:14
@@ -321,776 +346,918 @@ module stencil2d_datapath (
     reg  [63:0] pq_212;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_213;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_214;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_215;  // stencil2d_local.cl:12:14
-    reg  [31:0] pq_220;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_221;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_223;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_224;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_239;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_241;  // stencil2d_local.cl:29:9
     reg  [6:0]  p5_drain;
-    wire [63:0] w_241;  // stencil2d_local.cl:7:6
+    wire [63:0] w_267;  // stencil2d_local.cl:7:6
     reg  [48:0] p4_valid;  // stencil2d_local.cl:23:5
     reg         p4_admit;
     wire        p4_stall;
     wire        p4_en;
-    wire [63:0] pv_242;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_243;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_244;  // stencil2d_local.cl:23:5
-    wire        pw_245;  // stencil2d_local.cl:23:5
+    wire [63:0] pv_268;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_269;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_270;  // stencil2d_local.cl:23:5
+    wire        pw_271;  // stencil2d_local.cl:23:5
     reg         p4_go;
-    wire [31:0] w_246;  // stencil2d_local.cl:11:14
-    wire [63:0] w_247;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_248;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_249;  // stencil2d_local.cl:11:14
-    wire [31:0] w_250;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_251;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_252;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_253;  // stencil2d_local.cl:11:14
-    wire [31:0] w_254;  // stencil2d_local.cl:12:14
-    wire [63:0] w_255;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_256;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_257;  // stencil2d_local.cl:12:14
-    wire [31:0] w_258;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_259;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_260;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_261;  // stencil2d_local.cl:12:14
-    wire [63:0] w_262;  // stencil2d_local.cl:24:9
-    wire [31:0] w_263;  // stencil2d_local.cl:24:35
-    wire [63:0] w_264;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_265;  // stencil2d_local.cl:24:9
-    wire [7:0]  pw_266;  // stencil2d_local.cl:24:9
-    wire [7:0]  w_267;  // stencil2d_local.cl:24:9
-    wire [7:0]  pw_268;  // stencil2d_local.cl:24:9
-    wire [7:0]  w_269;  // stencil2d_local.cl:24:9
-    wire [7:0]  pw_270;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_271;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_272;  // stencil2d_local.cl:24:9
-    wire [31:0] w_273;  // stencil2d_local.cl:24:35
-    wire [31:0] pw_274;  // stencil2d_local.cl:24:35
-    wire        pw_275;  // stencil2d_local.cl:24:30
-    wire [63:0] w_276;  // stencil2d_local.cl:24:48
-    wire [31:0] w_277;  // stencil2d_local.cl:24:57
-    wire [31:0] pw_278;  // stencil2d_local.cl:24:52
-    wire [31:0] w_279;  // stencil2d_local.cl:24:62
-    wire [31:0] pw_280;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_283;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_286;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_287;  // stencil2d_local.cl:24:52
-    wire [63:0] pw_288;  // stencil2d_local.cl:24:48
-    wire [63:0] w_289;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_290;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_291;  // stencil2d_local.cl:24:48
-    reg         pq_294;  // stencil2d_local.cl:24:30
-    reg         pq_338;  // stencil2d_local.cl:24:30
-    wire [31:0] pld_339;  // stencil2d_local.cl:24:48
-    wire [31:0] pv_340;  // stencil2d_local.cl:24:30
-    wire [31:0] pm_341;  // stencil2d_local.cl:24:30
-    wire [31:0] w_342;  // stencil2d_local.cl:24:76
-    wire [31:0] pm_343;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_390;  // stencil2d_local.cl:24:9
-    wire [63:0] pwa_391;
-    wire [63:0] pv_392;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_393;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_394;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_395;  // stencil2d_local.cl:23:5
-    wire [63:0] pw_396;  // stencil2d_local.cl:23:5
-    reg  [31:0] pq_281;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_282;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_284;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_285;  // stencil2d_local.cl:11:14
-    reg         pq_292;  // stencil2d_local.cl:24:30
-    reg         pq_293;  // stencil2d_local.cl:24:30
-    reg         pq_295;  // stencil2d_local.cl:24:30
-    reg         pq_296;  // stencil2d_local.cl:24:30
-    reg         pq_297;  // stencil2d_local.cl:24:30
-    reg         pq_298;  // stencil2d_local.cl:24:30
-    reg         pq_299;  // stencil2d_local.cl:24:30
-    reg         pq_300;  // stencil2d_local.cl:24:30
-    reg         pq_301;  // stencil2d_local.cl:24:30
-    reg         pq_302;  // stencil2d_local.cl:24:30
-    reg         pq_303;  // stencil2d_local.cl:24:30
-    reg         pq_304;  // stencil2d_local.cl:24:30
-    reg         pq_305;  // stencil2d_local.cl:24:30
-    reg         pq_306;  // stencil2d_local.cl:24:30
-    reg         pq_307;  // stencil2d_local.cl:24:30
-    reg         pq_308;  // stencil2d_local.cl:24:30
-    reg         pq_309;  // stencil2d_local.cl:24:30
-    reg         pq_310;  // stencil2d_local.cl:24:30
-    reg         pq_311;  // stencil2d_local.cl:24:30
-    reg         pq_312;  // stencil2d_local.cl:24:30
-    reg         pq_313;  // stencil2d_local.cl:24:30
-    reg         pq_314;  // stencil2d_local.cl:24:30
-    reg         pq_315;  // stencil2d_local.cl:24:30
-    reg         pq_316;  // stencil2d_local.cl:24:30
-    reg         pq_317;  // stencil2d_local.cl:24:30
-    reg         pq_318;  // stencil2d_local.cl:24:30
-    reg         pq_319;  // stencil2d_local.cl:24:30
-    reg         pq_320;  // stencil2d_local.cl:24:30
-    reg         pq_321;  // stencil2d_local.cl:24:30
-    reg         pq_322;  // stencil2d_local.cl:24:30
-    reg         pq_323;  // stencil2d_local.cl:24:30
-    reg         pq_324;  // stencil2d_local.cl:24:30
-    reg         pq_325;  // stencil2d_local.cl:24:30
-    reg         pq_326;  // stencil2d_local.cl:24:30
-    reg         pq_327;  // stencil2d_local.cl:24:30
-    reg         pq_328;  // stencil2d_local.cl:24:30
-    reg         pq_329;  // stencil2d_local.cl:24:30
-    reg         pq_330;  // stencil2d_local.cl:24:30
-    reg         pq_331;  // stencil2d_local.cl:24:30
-    reg         pq_332;  // stencil2d_local.cl:24:30
-    reg         pq_333;  // stencil2d_local.cl:24:30
-    reg         pq_334;  // stencil2d_local.cl:24:30
-    reg         pq_335;  // stencil2d_local.cl:24:30
-    reg         pq_336;  // stencil2d_local.cl:24:30
-    reg         pq_337;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_344;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_345;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_346;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_347;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_348;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_349;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_350;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_351;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_352;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_353;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_354;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_355;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_356;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_357;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_358;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_359;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_360;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_361;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_362;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_363;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_364;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_365;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_366;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_367;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_368;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_369;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_370;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_371;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_372;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_373;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_374;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_375;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_376;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_377;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_378;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_379;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_380;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_381;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_382;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_383;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_384;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_385;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_386;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_387;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_388;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_389;  // stencil2d_local.cl:24:9
+    wire [31:0] w_272;  // stencil2d_local.cl:11:14
+    wire [63:0] w_273;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_274;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_275;  // stencil2d_local.cl:11:14
+    wire [31:0] w_276;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_277;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_278;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_279;  // stencil2d_local.cl:11:14
+    wire [31:0] w_280;  // stencil2d_local.cl:12:14
+    wire [63:0] w_281;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_282;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_283;  // stencil2d_local.cl:12:14
+    wire [31:0] w_284;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_285;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_286;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_287;  // stencil2d_local.cl:12:14
+    wire [63:0] w_288;  // stencil2d_local.cl:24:9
+    wire [31:0] w_289;  // stencil2d_local.cl:24:35
+    wire [63:0] w_290;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_291;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_292;  // stencil2d_local.cl:24:9
+    wire [7:0]  w_293;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_294;  // stencil2d_local.cl:24:9
+    wire [7:0]  w_295;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_296;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_297;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_298;  // stencil2d_local.cl:24:9
+    wire [31:0] w_299;  // stencil2d_local.cl:24:35
+    wire [31:0] pw_300;  // stencil2d_local.cl:24:35
+    wire        pw_301;  // stencil2d_local.cl:24:30
+    wire [63:0] w_302;  // stencil2d_local.cl:24:48
+    wire [31:0] w_303;  // stencil2d_local.cl:24:62
+    wire [31:0] w_304;  // stencil2d_local.cl:24:57
+    wire [31:0] pw_305;  // stencil2d_local.cl:24:52
+    wire [26:0] pw_306;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_307;  // stencil2d_local.cl:24:52
+    wire [26:0] pw_308;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_309;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_310;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_313;  // stencil2d_local.cl:24:52
+    wire [26:0] pw_314;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_315;  // stencil2d_local.cl:24:52
+    wire [31:0] w_316;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_317;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_318;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_319;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_320;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_321;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_322;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_323;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_324;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_325;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_326;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_328;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_330;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_331;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_332;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_333;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_334;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_335;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_336;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_339;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_340;  // stencil2d_local.cl:24:52
+    wire [63:0] pw_341;  // stencil2d_local.cl:24:48
+    wire [63:0] w_342;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_343;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_344;  // stencil2d_local.cl:24:48
+    reg         pq_347;  // stencil2d_local.cl:24:30
+    reg         pq_391;  // stencil2d_local.cl:24:30
+    wire [31:0] pld_392;  // stencil2d_local.cl:24:48
+    wire [31:0] pv_393;  // stencil2d_local.cl:24:30
+    wire [31:0] pm_394;  // stencil2d_local.cl:24:30
+    wire [31:0] w_395;  // stencil2d_local.cl:24:76
+    wire [31:0] pm_396;  // stencil2d_local.cl:24:30
+    reg  [63:0] pq_443;  // stencil2d_local.cl:24:9
+    wire [63:0] pwa_444;
+    wire [63:0] pv_445;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_446;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_447;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_448;  // stencil2d_local.cl:23:5
+    wire [63:0] pw_449;  // stencil2d_local.cl:23:5
+    reg  [31:0] pq_311;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_312;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_327;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_329;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_337;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_338;  // stencil2d_local.cl:11:14
+    reg         pq_345;  // stencil2d_local.cl:24:30
+    reg         pq_346;  // stencil2d_local.cl:24:30
+    reg         pq_348;  // stencil2d_local.cl:24:30
+    reg         pq_349;  // stencil2d_local.cl:24:30
+    reg         pq_350;  // stencil2d_local.cl:24:30
+    reg         pq_351;  // stencil2d_local.cl:24:30
+    reg         pq_352;  // stencil2d_local.cl:24:30
+    reg         pq_353;  // stencil2d_local.cl:24:30
+    reg         pq_354;  // stencil2d_local.cl:24:30
+    reg         pq_355;  // stencil2d_local.cl:24:30
+    reg         pq_356;  // stencil2d_local.cl:24:30
+    reg         pq_357;  // stencil2d_local.cl:24:30
+    reg         pq_358;  // stencil2d_local.cl:24:30
+    reg         pq_359;  // stencil2d_local.cl:24:30
+    reg         pq_360;  // stencil2d_local.cl:24:30
+    reg         pq_361;  // stencil2d_local.cl:24:30
+    reg         pq_362;  // stencil2d_local.cl:24:30
+    reg         pq_363;  // stencil2d_local.cl:24:30
+    reg         pq_364;  // stencil2d_local.cl:24:30
+    reg         pq_365;  // stencil2d_local.cl:24:30
+    reg         pq_366;  // stencil2d_local.cl:24:30
+    reg         pq_367;  // stencil2d_local.cl:24:30
+    reg         pq_368;  // stencil2d_local.cl:24:30
+    reg         pq_369;  // stencil2d_local.cl:24:30
+    reg         pq_370;  // stencil2d_local.cl:24:30
+    reg         pq_371;  // stencil2d_local.cl:24:30
+    reg         pq_372;  // stencil2d_local.cl:24:30
+    reg         pq_373;  // stencil2d_local.cl:24:30
+    reg         pq_374;  // stencil2d_local.cl:24:30
+    reg         pq_375;  // stencil2d_local.cl:24:30
+    reg         pq_376;  // stencil2d_local.cl:24:30
+    reg         pq_377;  // stencil2d_local.cl:24:30
+    reg         pq_378;  // stencil2d_local.cl:24:30
+    reg         pq_379;  // stencil2d_local.cl:24:30
+    reg         pq_380;  // stencil2d_local.cl:24:30
+    reg         pq_381;  // stencil2d_local.cl:24:30
+    reg         pq_382;  // stencil2d_local.cl:24:30
+    reg         pq_383;  // stencil2d_local.cl:24:30
+    reg         pq_384;  // stencil2d_local.cl:24:30
+    reg         pq_385;  // stencil2d_local.cl:24:30
+    reg         pq_386;  // stencil2d_local.cl:24:30
+    reg         pq_387;  // stencil2d_local.cl:24:30
+    reg         pq_388;  // stencil2d_local.cl:24:30
+    reg         pq_389;  // stencil2d_local.cl:24:30
+    reg         pq_390;  // stencil2d_local.cl:24:30
+    reg  [63:0] pq_397;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_398;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_399;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_400;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_401;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_402;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_403;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_404;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_405;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_406;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_407;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_408;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_409;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_410;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_411;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_412;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_413;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_414;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_415;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_416;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_417;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_418;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_419;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_420;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_421;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_422;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_423;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_424;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_425;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_426;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_427;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_428;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_429;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_430;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_431;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_432;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_433;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_434;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_435;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_436;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_437;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_438;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_439;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_440;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_441;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_442;  // stencil2d_local.cl:24:9
     reg  [5:0]  p4_drain;
-    wire [63:0] w_397;  // stencil2d_local.cl:23:5
-    wire [63:0] w_398;  // stencil2d_local.cl:23:5
+    wire [63:0] w_450;  // stencil2d_local.cl:23:5
+    wire [63:0] w_451;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_399;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_400;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_401;  // stencil2d_local.cl:21:5
-    wire        pw_402;  // stencil2d_local.cl:21:5
+    wire [63:0] pv_452;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_453;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_454;  // stencil2d_local.cl:21:5
+    wire        pw_455;  // stencil2d_local.cl:21:5
     reg         p3_go;
-    wire [31:0] w_403;  // stencil2d_local.cl:11:14
-    wire [63:0] w_404;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_405;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_406;  // stencil2d_local.cl:11:14
-    wire [31:0] w_407;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_408;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_409;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_410;  // stencil2d_local.cl:11:14
-    wire [31:0] w_411;  // stencil2d_local.cl:12:14
-    wire [63:0] w_412;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_413;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_414;  // stencil2d_local.cl:12:14
-    wire [31:0] w_415;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_416;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_417;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_418;  // stencil2d_local.cl:12:14
-    wire [63:0] w_419;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_420;  // stencil2d_local.cl:22:9
-    wire [7:0]  w_421;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_422;  // stencil2d_local.cl:22:9
-    wire [7:0]  w_423;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_424;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_425;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_426;  // stencil2d_local.cl:22:9
-    wire        pw_427;  // stencil2d_local.cl:22:23
-    wire [63:0] w_428;  // stencil2d_local.cl:22:32
-    wire [31:0] w_429;  // stencil2d_local.cl:22:41
-    wire [31:0] pw_430;  // stencil2d_local.cl:22:36
-    wire [31:0] w_431;  // stencil2d_local.cl:22:46
-    wire [31:0] pw_432;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_435;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_438;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_439;  // stencil2d_local.cl:22:36
-    wire [63:0] pw_440;  // stencil2d_local.cl:22:32
-    wire [63:0] w_441;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_442;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_443;  // stencil2d_local.cl:22:32
-    reg         pq_446;  // stencil2d_local.cl:22:23
-    reg         pq_490;  // stencil2d_local.cl:22:23
-    wire [31:0] pld_491;  // stencil2d_local.cl:22:32
-    wire [31:0] pv_492;  // stencil2d_local.cl:22:23
-    wire [31:0] pm_493;  // stencil2d_local.cl:22:23
-    wire [31:0] w_494;  // stencil2d_local.cl:22:60
-    wire [31:0] pm_495;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_542;  // stencil2d_local.cl:22:9
-    wire [63:0] pwa_543;
-    wire [63:0] pv_544;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_545;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_546;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_547;  // stencil2d_local.cl:21:5
-    wire [63:0] pw_548;  // stencil2d_local.cl:21:5
-    reg  [31:0] pq_433;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_434;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_436;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_437;  // stencil2d_local.cl:11:14
-    reg         pq_444;  // stencil2d_local.cl:22:23
-    reg         pq_445;  // stencil2d_local.cl:22:23
-    reg         pq_447;  // stencil2d_local.cl:22:23
-    reg         pq_448;  // stencil2d_local.cl:22:23
-    reg         pq_449;  // stencil2d_local.cl:22:23
-    reg         pq_450;  // stencil2d_local.cl:22:23
-    reg         pq_451;  // stencil2d_local.cl:22:23
-    reg         pq_452;  // stencil2d_local.cl:22:23
-    reg         pq_453;  // stencil2d_local.cl:22:23
-    reg         pq_454;  // stencil2d_local.cl:22:23
-    reg         pq_455;  // stencil2d_local.cl:22:23
-    reg         pq_456;  // stencil2d_local.cl:22:23
-    reg         pq_457;  // stencil2d_local.cl:22:23
-    reg         pq_458;  // stencil2d_local.cl:22:23
-    reg         pq_459;  // stencil2d_local.cl:22:23
-    reg         pq_460;  // stencil2d_local.cl:22:23
-    reg         pq_461;  // stencil2d_local.cl:22:23
-    reg         pq_462;  // stencil2d_local.cl:22:23
-    reg         pq_463;  // stencil2d_local.cl:22:23
-    reg         pq_464;  // stencil2d_local.cl:22:23
-    reg         pq_465;  // stencil2d_local.cl:22:23
-    reg         pq_466;  // stencil2d_local.cl:22:23
-    reg         pq_467;  // stencil2d_local.cl:22:23
-    reg         pq_468;  // stencil2d_local.cl:22:23
-    reg         pq_469;  // stencil2d_local.cl:22:23
-    reg         pq_470;  // stencil2d_local.cl:22:23
-    reg         pq_471;  // stencil2d_local.cl:22:23
-    reg         pq_472;  // stencil2d_local.cl:22:23
-    reg         pq_473;  // stencil2d_local.cl:22:23
-    reg         pq_474;  // stencil2d_local.cl:22:23
-    reg         pq_475;  // stencil2d_local.cl:22:23
-    reg         pq_476;  // stencil2d_local.cl:22:23
-    reg         pq_477;  // stencil2d_local.cl:22:23
-    reg         pq_478;  // stencil2d_local.cl:22:23
-    reg         pq_479;  // stencil2d_local.cl:22:23
-    reg         pq_480;  // stencil2d_local.cl:22:23
-    reg         pq_481;  // stencil2d_local.cl:22:23
-    reg         pq_482;  // stencil2d_local.cl:22:23
-    reg         pq_483;  // stencil2d_local.cl:22:23
-    reg         pq_484;  // stencil2d_local.cl:22:23
-    reg         pq_485;  // stencil2d_local.cl:22:23
-    reg         pq_486;  // stencil2d_local.cl:22:23
-    reg         pq_487;  // stencil2d_local.cl:22:23
-    reg         pq_488;  // stencil2d_local.cl:22:23
-    reg         pq_489;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_496;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_497;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_498;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_499;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_500;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_501;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_502;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_503;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_504;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_505;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_506;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_507;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_508;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_509;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_510;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_511;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_512;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_513;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_514;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_515;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_516;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_517;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_518;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_519;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_520;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_521;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_522;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_523;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_524;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_525;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_526;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_527;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_528;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_529;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_530;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_531;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_532;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_533;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_534;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_535;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_536;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_537;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_538;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_539;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_540;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_541;  // stencil2d_local.cl:22:9
+    wire [31:0] w_456;  // stencil2d_local.cl:11:14
+    wire [63:0] w_457;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_458;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_459;  // stencil2d_local.cl:11:14
+    wire [31:0] w_460;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_461;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_462;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_463;  // stencil2d_local.cl:11:14
+    wire [31:0] w_464;  // stencil2d_local.cl:12:14
+    wire [63:0] w_465;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_466;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_467;  // stencil2d_local.cl:12:14
+    wire [31:0] w_468;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_469;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_470;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_471;  // stencil2d_local.cl:12:14
+    wire [63:0] w_472;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_473;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_474;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_475;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_476;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_477;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_478;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_479;  // stencil2d_local.cl:22:9
+    wire        pw_480;  // stencil2d_local.cl:22:23
+    wire [63:0] w_481;  // stencil2d_local.cl:22:32
+    wire [31:0] w_482;  // stencil2d_local.cl:22:46
+    wire [31:0] w_483;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_484;  // stencil2d_local.cl:22:36
+    wire [26:0] pw_485;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_486;  // stencil2d_local.cl:22:36
+    wire [26:0] pw_487;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_488;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_489;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_492;  // stencil2d_local.cl:22:36
+    wire [26:0] pw_493;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_494;  // stencil2d_local.cl:22:36
+    wire [31:0] w_495;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_496;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_497;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_498;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_499;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_500;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_501;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_502;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_503;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_504;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_505;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_507;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_509;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_510;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_511;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_512;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_513;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_514;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_515;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_518;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_519;  // stencil2d_local.cl:22:36
+    wire [63:0] pw_520;  // stencil2d_local.cl:22:32
+    wire [63:0] w_521;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_522;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_523;  // stencil2d_local.cl:22:32
+    reg         pq_526;  // stencil2d_local.cl:22:23
+    reg         pq_570;  // stencil2d_local.cl:22:23
+    wire [31:0] pld_571;  // stencil2d_local.cl:22:32
+    wire [31:0] pv_572;  // stencil2d_local.cl:22:23
+    wire [31:0] pm_573;  // stencil2d_local.cl:22:23
+    wire [31:0] w_574;  // stencil2d_local.cl:22:60
+    wire [31:0] pm_575;  // stencil2d_local.cl:22:23
+    reg  [63:0] pq_622;  // stencil2d_local.cl:22:9
+    wire [63:0] pwa_623;
+    wire [63:0] pv_624;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_625;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_626;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_627;  // stencil2d_local.cl:21:5
+    wire [63:0] pw_628;  // stencil2d_local.cl:21:5
+    reg  [31:0] pq_490;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_491;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_506;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_508;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_516;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_517;  // stencil2d_local.cl:11:14
+    reg         pq_524;  // stencil2d_local.cl:22:23
+    reg         pq_525;  // stencil2d_local.cl:22:23
+    reg         pq_527;  // stencil2d_local.cl:22:23
+    reg         pq_528;  // stencil2d_local.cl:22:23
+    reg         pq_529;  // stencil2d_local.cl:22:23
+    reg         pq_530;  // stencil2d_local.cl:22:23
+    reg         pq_531;  // stencil2d_local.cl:22:23
+    reg         pq_532;  // stencil2d_local.cl:22:23
+    reg         pq_533;  // stencil2d_local.cl:22:23
+    reg         pq_534;  // stencil2d_local.cl:22:23
+    reg         pq_535;  // stencil2d_local.cl:22:23
+    reg         pq_536;  // stencil2d_local.cl:22:23
+    reg         pq_537;  // stencil2d_local.cl:22:23
+    reg         pq_538;  // stencil2d_local.cl:22:23
+    reg         pq_539;  // stencil2d_local.cl:22:23
+    reg         pq_540;  // stencil2d_local.cl:22:23
+    reg         pq_541;  // stencil2d_local.cl:22:23
+    reg         pq_542;  // stencil2d_local.cl:22:23
+    reg         pq_543;  // stencil2d_local.cl:22:23
+    reg         pq_544;  // stencil2d_local.cl:22:23
+    reg         pq_545;  // stencil2d_local.cl:22:23
+    reg         pq_546;  // stencil2d_local.cl:22:23
+    reg         pq_547;  // stencil2d_local.cl:22:23
+    reg         pq_548;  // stencil2d_local.cl:22:23
+    reg         pq_549;  // stencil2d_local.cl:22:23
+    reg         pq_550;  // stencil2d_local.cl:22:23
+    reg         pq_551;  // stencil2d_local.cl:22:23
+    reg         pq_552;  // stencil2d_local.cl:22:23
+    reg         pq_553;  // stencil2d_local.cl:22:23
+    reg         pq_554;  // stencil2d_local.cl:22:23
+    reg         pq_555;  // stencil2d_local.cl:22:23
+    reg         pq_556;  // stencil2d_local.cl:22:23
+    reg         pq_557;  // stencil2d_local.cl:22:23
+    reg         pq_558;  // stencil2d_local.cl:22:23
+    reg         pq_559;  // stencil2d_local.cl:22:23
+    reg         pq_560;  // stencil2d_local.cl:22:23
+    reg         pq_561;  // stencil2d_local.cl:22:23
+    reg         pq_562;  // stencil2d_local.cl:22:23
+    reg         pq_563;  // stencil2d_local.cl:22:23
+    reg         pq_564;  // stencil2d_local.cl:22:23
+    reg         pq_565;  // stencil2d_local.cl:22:23
+    reg         pq_566;  // stencil2d_local.cl:22:23
+    reg         pq_567;  // stencil2d_local.cl:22:23
+    reg         pq_568;  // stencil2d_local.cl:22:23
+    reg         pq_569;  // stencil2d_local.cl:22:23
+    reg  [63:0] pq_576;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_577;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_578;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_579;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_580;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_581;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_582;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_583;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_584;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_585;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_586;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_587;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_588;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_589;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_590;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_591;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_592;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_593;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_594;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_595;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_596;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_597;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_598;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_599;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_600;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_601;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_602;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_603;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_604;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_605;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_606;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_607;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_608;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_609;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_610;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_611;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_612;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_613;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_614;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_615;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_616;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_617;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_618;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_619;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_620;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_621;  // stencil2d_local.cl:22:9
     reg  [5:0]  p3_drain;
-    wire [63:0] w_549;  // stencil2d_local.cl:21:5
-    reg  [48:0] p2_valid;  // stencil2d_local.cl:19:5
+    wire [63:0] w_629;  // stencil2d_local.cl:21:5
+    reg  [49:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_550;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_551;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_552;  // stencil2d_local.cl:19:5
-    wire        pw_553;  // stencil2d_local.cl:19:5
+    wire [63:0] pv_630;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_631;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_632;  // stencil2d_local.cl:19:5
+    wire        pw_633;  // stencil2d_local.cl:19:5
     reg         p2_go;
-    wire [31:0] w_554;  // stencil2d_local.cl:11:14
-    wire [63:0] w_555;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_556;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_557;  // stencil2d_local.cl:11:14
-    wire [31:0] w_558;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_559;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_560;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_561;  // stencil2d_local.cl:11:14
-    wire [31:0] w_562;  // stencil2d_local.cl:12:14
-    wire [63:0] w_563;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_564;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_565;  // stencil2d_local.cl:12:14
-    wire [31:0] w_566;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_567;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_568;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_569;  // stencil2d_local.cl:12:14
-    wire [63:0] w_570;  // stencil2d_local.cl:20:9
-    wire [31:0] w_571;  // stencil2d_local.cl:20:35
-    wire [15:0] pw_572;  // stencil2d_local.cl:20:9
-    wire [15:0] w_573;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_574;  // stencil2d_local.cl:20:9
-    wire [15:0] w_575;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_576;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_577;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_578;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_579;  // stencil2d_local.cl:20:9
-    wire [63:0] w_580;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_581;  // stencil2d_local.cl:20:9
-    wire [31:0] w_582;  // stencil2d_local.cl:20:35
-    wire [31:0] pw_583;  // stencil2d_local.cl:20:35
-    wire        pw_584;  // stencil2d_local.cl:20:30
-    wire [63:0] w_585;  // stencil2d_local.cl:20:47
-    wire [31:0] w_586;  // stencil2d_local.cl:20:55
-    wire [31:0] pw_587;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_590;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_593;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_594;  // stencil2d_local.cl:20:50
-    wire [31:0] w_595;  // stencil2d_local.cl:20:68
-    wire [31:0] pw_596;  // stencil2d_local.cl:20:50
-    wire [63:0] pw_597;  // stencil2d_local.cl:20:47
-    wire [63:0] w_598;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_599;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_600;  // stencil2d_local.cl:20:47
-    reg         pq_603;  // stencil2d_local.cl:20:30
-    reg         pq_647;  // stencil2d_local.cl:20:30
-    wire [31:0] pld_648;  // stencil2d_local.cl:20:47
-    wire [31:0] pv_649;  // stencil2d_local.cl:20:30
-    wire [31:0] pm_650;  // stencil2d_local.cl:20:30
-    wire [31:0] w_651;  // stencil2d_local.cl:20:73
-    wire [31:0] pm_652;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_699;  // stencil2d_local.cl:20:9
-    wire [63:0] pwa_700;
-    wire [63:0] pv_701;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_702;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_703;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_704;  // stencil2d_local.cl:19:5
-    wire [63:0] pw_705;  // stencil2d_local.cl:19:5
-    reg  [31:0] pq_588;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_589;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_591;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_592;  // stencil2d_local.cl:11:14
-    reg         pq_601;  // stencil2d_local.cl:20:30
-    reg         pq_602;  // stencil2d_local.cl:20:30
-    reg         pq_604;  // stencil2d_local.cl:20:30
-    reg         pq_605;  // stencil2d_local.cl:20:30
-    reg         pq_606;  // stencil2d_local.cl:20:30
-    reg         pq_607;  // stencil2d_local.cl:20:30
-    reg         pq_608;  // stencil2d_local.cl:20:30
-    reg         pq_609;  // stencil2d_local.cl:20:30
-    reg         pq_610;  // stencil2d_local.cl:20:30
-    reg         pq_611;  // stencil2d_local.cl:20:30
-    reg         pq_612;  // stencil2d_local.cl:20:30
-    reg         pq_613;  // stencil2d_local.cl:20:30
-    reg         pq_614;  // stencil2d_local.cl:20:30
-    reg         pq_615;  // stencil2d_local.cl:20:30
-    reg         pq_616;  // stencil2d_local.cl:20:30
-    reg         pq_617;  // stencil2d_local.cl:20:30
-    reg         pq_618;  // stencil2d_local.cl:20:30
-    reg         pq_619;  // stencil2d_local.cl:20:30
-    reg         pq_620;  // stencil2d_local.cl:20:30
-    reg         pq_621;  // stencil2d_local.cl:20:30
-    reg         pq_622;  // stencil2d_local.cl:20:30
-    reg         pq_623;  // stencil2d_local.cl:20:30
-    reg         pq_624;  // stencil2d_local.cl:20:30
-    reg         pq_625;  // stencil2d_local.cl:20:30
-    reg         pq_626;  // stencil2d_local.cl:20:30
-    reg         pq_627;  // stencil2d_local.cl:20:30
-    reg         pq_628;  // stencil2d_local.cl:20:30
-    reg         pq_629;  // stencil2d_local.cl:20:30
-    reg         pq_630;  // stencil2d_local.cl:20:30
-    reg         pq_631;  // stencil2d_local.cl:20:30
-    reg         pq_632;  // stencil2d_local.cl:20:30
-    reg         pq_633;  // stencil2d_local.cl:20:30
-    reg         pq_634;  // stencil2d_local.cl:20:30
-    reg         pq_635;  // stencil2d_local.cl:20:30
-    reg         pq_636;  // stencil2d_local.cl:20:30
-    reg         pq_637;  // stencil2d_local.cl:20:30
-    reg         pq_638;  // stencil2d_local.cl:20:30
-    reg         pq_639;  // stencil2d_local.cl:20:30
-    reg         pq_640;  // stencil2d_local.cl:20:30
-    reg         pq_641;  // stencil2d_local.cl:20:30
-    reg         pq_642;  // stencil2d_local.cl:20:30
-    reg         pq_643;  // stencil2d_local.cl:20:30
-    reg         pq_644;  // stencil2d_local.cl:20:30
-    reg         pq_645;  // stencil2d_local.cl:20:30
-    reg         pq_646;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_653;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_654;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_655;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_656;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_657;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_658;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_659;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_660;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_661;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_662;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_663;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_664;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_665;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_666;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_667;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_668;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_669;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_670;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_671;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_672;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_673;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_674;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_675;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_676;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_677;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_678;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_679;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_680;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_681;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_682;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_683;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_684;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_685;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_686;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_687;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_688;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_689;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_690;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_691;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_692;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_693;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_694;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_695;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_696;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_697;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_698;  // stencil2d_local.cl:20:9
+    wire [31:0] w_634;  // stencil2d_local.cl:11:14
+    wire [63:0] w_635;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_636;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_637;  // stencil2d_local.cl:11:14
+    wire [31:0] w_638;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_639;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_640;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_641;  // stencil2d_local.cl:11:14
+    wire [31:0] w_642;  // stencil2d_local.cl:12:14
+    wire [63:0] w_643;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_644;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_645;  // stencil2d_local.cl:12:14
+    wire [31:0] w_646;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_647;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_648;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_649;  // stencil2d_local.cl:12:14
+    wire [63:0] w_650;  // stencil2d_local.cl:20:9
+    wire [31:0] w_651;  // stencil2d_local.cl:20:35
+    wire [15:0] pw_652;  // stencil2d_local.cl:20:9
+    wire [15:0] w_653;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_654;  // stencil2d_local.cl:20:9
+    wire [15:0] w_655;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_656;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_657;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_658;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_659;  // stencil2d_local.cl:20:9
+    wire [63:0] w_660;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_661;  // stencil2d_local.cl:20:9
+    wire [31:0] w_662;  // stencil2d_local.cl:20:35
+    wire [31:0] pw_663;  // stencil2d_local.cl:20:35
+    wire        pw_664;  // stencil2d_local.cl:20:30
+    wire [63:0] w_665;  // stencil2d_local.cl:20:47
+    wire [31:0] w_666;  // stencil2d_local.cl:20:55
+    wire [26:0] pw_667;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_668;  // stencil2d_local.cl:20:50
+    wire [26:0] pw_669;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_670;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_671;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_674;  // stencil2d_local.cl:20:50
+    wire [26:0] pw_675;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_676;  // stencil2d_local.cl:20:50
+    wire [31:0] w_677;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_678;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_679;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_680;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_681;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_682;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_683;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_684;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_685;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_686;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_687;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_689;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_691;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_692;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_693;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_694;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_695;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_696;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_697;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_700;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_701;  // stencil2d_local.cl:20:50
+    wire [31:0] w_702;  // stencil2d_local.cl:20:68
+    wire [31:0] pw_703;  // stencil2d_local.cl:20:50
+    wire [63:0] pw_704;  // stencil2d_local.cl:20:47
+    wire [63:0] w_705;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_706;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_707;  // stencil2d_local.cl:20:47
+    reg  [63:0] pq_708;  // stencil2d_local.cl:20:47
+    reg         pq_712;  // stencil2d_local.cl:20:30
+    reg         pq_756;  // stencil2d_local.cl:20:30
+    wire [31:0] pld_757;  // stencil2d_local.cl:20:47
+    wire [31:0] pv_758;  // stencil2d_local.cl:20:30
+    wire [31:0] pm_759;  // stencil2d_local.cl:20:30
+    wire [31:0] w_760;  // stencil2d_local.cl:20:73
+    wire [31:0] pm_761;  // stencil2d_local.cl:20:30
+    reg  [63:0] pq_809;  // stencil2d_local.cl:20:9
+    wire [63:0] pwa_810;
+    wire [63:0] pv_811;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_812;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_813;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_814;  // stencil2d_local.cl:19:5
+    wire [63:0] pw_815;  // stencil2d_local.cl:19:5
+    reg  [31:0] pq_672;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_673;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_688;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_690;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_698;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_699;  // stencil2d_local.cl:11:14
+    reg         pq_709;  // stencil2d_local.cl:20:30
+    reg         pq_710;  // stencil2d_local.cl:20:30
+    reg         pq_711;  // stencil2d_local.cl:20:30
+    reg         pq_713;  // stencil2d_local.cl:20:30
+    reg         pq_714;  // stencil2d_local.cl:20:30
+    reg         pq_715;  // stencil2d_local.cl:20:30
+    reg         pq_716;  // stencil2d_local.cl:20:30
+    reg         pq_717;  // stencil2d_local.cl:20:30
+    reg         pq_718;  // stencil2d_local.cl:20:30
+    reg         pq_719;  // stencil2d_local.cl:20:30
+    reg         pq_720;  // stencil2d_local.cl:20:30
+    reg         pq_721;  // stencil2d_local.cl:20:30
+    reg         pq_722;  // stencil2d_local.cl:20:30
+    reg         pq_723;  // stencil2d_local.cl:20:30
+    reg         pq_724;  // stencil2d_local.cl:20:30
+    reg         pq_725;  // stencil2d_local.cl:20:30
+    reg         pq_726;  // stencil2d_local.cl:20:30
+    reg         pq_727;  // stencil2d_local.cl:20:30
+    reg         pq_728;  // stencil2d_local.cl:20:30
+    reg         pq_729;  // stencil2d_local.cl:20:30
+    reg         pq_730;  // stencil2d_local.cl:20:30
+    reg         pq_731;  // stencil2d_local.cl:20:30
+    reg         pq_732;  // stencil2d_local.cl:20:30
+    reg         pq_733;  // stencil2d_local.cl:20:30
+    reg         pq_734;  // stencil2d_local.cl:20:30
+    reg         pq_735;  // stencil2d_local.cl:20:30
+    reg         pq_736;  // stencil2d_local.cl:20:30
+    reg         pq_737;  // stencil2d_local.cl:20:30
+    reg         pq_738;  // stencil2d_local.cl:20:30
+    reg         pq_739;  // stencil2d_local.cl:20:30
+    reg         pq_740;  // stencil2d_local.cl:20:30
+    reg         pq_741;  // stencil2d_local.cl:20:30
+    reg         pq_742;  // stencil2d_local.cl:20:30
+    reg         pq_743;  // stencil2d_local.cl:20:30
+    reg         pq_744;  // stencil2d_local.cl:20:30
+    reg         pq_745;  // stencil2d_local.cl:20:30
+    reg         pq_746;  // stencil2d_local.cl:20:30
+    reg         pq_747;  // stencil2d_local.cl:20:30
+    reg         pq_748;  // stencil2d_local.cl:20:30
+    reg         pq_749;  // stencil2d_local.cl:20:30
+    reg         pq_750;  // stencil2d_local.cl:20:30
+    reg         pq_751;  // stencil2d_local.cl:20:30
+    reg         pq_752;  // stencil2d_local.cl:20:30
+    reg         pq_753;  // stencil2d_local.cl:20:30
+    reg         pq_754;  // stencil2d_local.cl:20:30
+    reg         pq_755;  // stencil2d_local.cl:20:30
+    reg  [63:0] pq_762;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_763;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_764;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_765;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_766;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_767;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_768;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_769;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_770;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_771;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_772;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_773;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_774;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_775;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_776;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_777;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_778;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_779;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_780;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_781;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_782;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_783;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_784;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_785;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_786;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_787;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_788;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_789;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_790;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_791;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_792;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_793;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_794;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_795;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_796;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_797;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_798;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_799;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_800;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_801;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_802;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_803;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_804;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_805;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_806;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_807;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_808;  // stencil2d_local.cl:20:9
     reg  [5:0]  p2_drain;
-    wire [63:0] w_706;  // stencil2d_local.cl:19:5
-    wire [63:0] w_707;  // stencil2d_local.cl:19:5
-    reg  [48:0] p1_valid;  // stencil2d_local.cl:17:5
+    wire [63:0] w_816;  // stencil2d_local.cl:19:5
+    wire [63:0] w_817;  // stencil2d_local.cl:19:5
+    reg  [49:0] p1_valid;  // stencil2d_local.cl:17:5
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_708;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_709;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_710;  // stencil2d_local.cl:17:5
-    wire        pw_711;  // stencil2d_local.cl:17:5
+    wire [63:0] pv_818;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_819;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_820;  // stencil2d_local.cl:17:5
+    wire        pw_821;  // stencil2d_local.cl:17:5
     reg         p1_go;
-    wire [31:0] w_712;  // stencil2d_local.cl:11:14
-    wire [63:0] w_713;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_714;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_715;  // stencil2d_local.cl:11:14
-    wire [31:0] w_716;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_717;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_718;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_719;  // stencil2d_local.cl:11:14
-    wire [31:0] w_720;  // stencil2d_local.cl:12:14
-    wire [63:0] w_721;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_722;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_723;  // stencil2d_local.cl:12:14
-    wire [31:0] w_724;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_725;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_726;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_727;  // stencil2d_local.cl:12:14
-    wire [63:0] w_728;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_729;  // stencil2d_local.cl:18:9
-    wire [15:0] w_730;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_731;  // stencil2d_local.cl:18:9
-    wire [15:0] w_732;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_733;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_734;  // stencil2d_local.cl:18:9
-    wire [15:0] w_735;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_736;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_737;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_738;  // stencil2d_local.cl:18:9
-    wire        pw_739;  // stencil2d_local.cl:18:23
-    wire [63:0] w_740;  // stencil2d_local.cl:18:32
-    wire [31:0] w_741;  // stencil2d_local.cl:18:40
-    wire [31:0] pw_742;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_745;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_748;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_749;  // stencil2d_local.cl:18:35
-    wire [31:0] w_750;  // stencil2d_local.cl:18:53
-    wire [31:0] pw_751;  // stencil2d_local.cl:18:35
-    wire [63:0] pw_752;  // stencil2d_local.cl:18:32
-    wire [63:0] w_753;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_754;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_755;  // stencil2d_local.cl:18:32
-    reg         pq_758;  // stencil2d_local.cl:18:23
-    reg         pq_802;  // stencil2d_local.cl:18:23
-    wire [31:0] pld_803;  // stencil2d_local.cl:18:32
-    wire [31:0] pv_804;  // stencil2d_local.cl:18:23
-    wire [31:0] pm_805;  // stencil2d_local.cl:18:23
-    wire [31:0] w_806;  // stencil2d_local.cl:18:58
-    wire [31:0] pm_807;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_854;  // stencil2d_local.cl:18:9
-    wire [63:0] pwa_855;
-    wire [63:0] pv_856;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_857;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_858;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_859;  // stencil2d_local.cl:17:5
-    wire [63:0] pw_860;  // stencil2d_local.cl:17:5
-    reg  [31:0] pq_743;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_744;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_746;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_747;  // stencil2d_local.cl:11:14
-    reg         pq_756;  // stencil2d_local.cl:18:23
-    reg         pq_757;  // stencil2d_local.cl:18:23
-    reg         pq_759;  // stencil2d_local.cl:18:23
-    reg         pq_760;  // stencil2d_local.cl:18:23
-    reg         pq_761;  // stencil2d_local.cl:18:23
-    reg         pq_762;  // stencil2d_local.cl:18:23
-    reg         pq_763;  // stencil2d_local.cl:18:23
-    reg         pq_764;  // stencil2d_local.cl:18:23
-    reg         pq_765;  // stencil2d_local.cl:18:23
-    reg         pq_766;  // stencil2d_local.cl:18:23
-    reg         pq_767;  // stencil2d_local.cl:18:23
-    reg         pq_768;  // stencil2d_local.cl:18:23
-    reg         pq_769;  // stencil2d_local.cl:18:23
-    reg         pq_770;  // stencil2d_local.cl:18:23
-    reg         pq_771;  // stencil2d_local.cl:18:23
-    reg         pq_772;  // stencil2d_local.cl:18:23
-    reg         pq_773;  // stencil2d_local.cl:18:23
-    reg         pq_774;  // stencil2d_local.cl:18:23
-    reg         pq_775;  // stencil2d_local.cl:18:23
-    reg         pq_776;  // stencil2d_local.cl:18:23
-    reg         pq_777;  // stencil2d_local.cl:18:23
-    reg         pq_778;  // stencil2d_local.cl:18:23
-    reg         pq_779;  // stencil2d_local.cl:18:23
-    reg         pq_780;  // stencil2d_local.cl:18:23
-    reg         pq_781;  // stencil2d_local.cl:18:23
-    reg         pq_782;  // stencil2d_local.cl:18:23
-    reg         pq_783;  // stencil2d_local.cl:18:23
-    reg         pq_784;  // stencil2d_local.cl:18:23
-    reg         pq_785;  // stencil2d_local.cl:18:23
-    reg         pq_786;  // stencil2d_local.cl:18:23
-    reg         pq_787;  // stencil2d_local.cl:18:23
-    reg         pq_788;  // stencil2d_local.cl:18:23
-    reg         pq_789;  // stencil2d_local.cl:18:23
-    reg         pq_790;  // stencil2d_local.cl:18:23
-    reg         pq_791;  // stencil2d_local.cl:18:23
-    reg         pq_792;  // stencil2d_local.cl:18:23
-    reg         pq_793;  // stencil2d_local.cl:18:23
-    reg         pq_794;  // stencil2d_local.cl:18:23
-    reg         pq_795;  // stencil2d_local.cl:18:23
-    reg         pq_796;  // stencil2d_local.cl:18:23
-    reg         pq_797;  // stencil2d_local.cl:18:23
-    reg         pq_798;  // stencil2d_local.cl:18:23
-    reg         pq_799;  // stencil2d_local.cl:18:23
-    reg         pq_800;  // stencil2d_local.cl:18:23
-    reg         pq_801;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_808;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_809;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_810;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_811;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_812;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_813;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_814;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_815;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_816;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_817;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_818;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_819;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_820;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_821;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_822;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_823;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_824;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_825;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_826;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_827;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_828;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_829;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_830;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_831;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_832;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_833;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_834;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_835;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_836;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_837;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_838;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_839;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_840;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_841;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_842;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_843;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_844;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_845;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_846;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_847;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_848;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_849;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_850;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_851;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_852;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_853;  // stencil2d_local.cl:18:9
+    wire [31:0] w_822;  // stencil2d_local.cl:11:14
+    wire [63:0] w_823;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_824;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_825;  // stencil2d_local.cl:11:14
+    wire [31:0] w_826;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_827;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_828;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_829;  // stencil2d_local.cl:11:14
+    wire [31:0] w_830;  // stencil2d_local.cl:12:14
+    wire [63:0] w_831;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_832;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_833;  // stencil2d_local.cl:12:14
+    wire [31:0] w_834;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_835;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_836;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_837;  // stencil2d_local.cl:12:14
+    wire [63:0] w_838;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_839;  // stencil2d_local.cl:18:9
+    wire [15:0] w_840;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_841;  // stencil2d_local.cl:18:9
+    wire [15:0] w_842;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_843;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_844;  // stencil2d_local.cl:18:9
+    wire [15:0] w_845;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_846;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_847;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_848;  // stencil2d_local.cl:18:9
+    wire        pw_849;  // stencil2d_local.cl:18:23
+    wire [63:0] w_850;  // stencil2d_local.cl:18:32
+    wire [31:0] w_851;  // stencil2d_local.cl:18:40
+    wire [26:0] pw_852;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_853;  // stencil2d_local.cl:18:35
+    wire [26:0] pw_854;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_855;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_856;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_859;  // stencil2d_local.cl:18:35
+    wire [26:0] pw_860;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_861;  // stencil2d_local.cl:18:35
+    wire [31:0] w_862;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_863;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_864;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_865;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_866;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_867;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_868;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_869;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_870;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_871;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_872;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_874;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_876;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_877;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_878;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_879;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_880;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_881;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_882;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_885;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_886;  // stencil2d_local.cl:18:35
+    wire [31:0] w_887;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_888;  // stencil2d_local.cl:18:35
+    wire [63:0] pw_889;  // stencil2d_local.cl:18:32
+    wire [63:0] w_890;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_891;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_892;  // stencil2d_local.cl:18:32
+    reg  [63:0] pq_893;  // stencil2d_local.cl:18:32
+    reg         pq_897;  // stencil2d_local.cl:18:23
+    reg         pq_941;  // stencil2d_local.cl:18:23
+    wire [31:0] pld_942;  // stencil2d_local.cl:18:32
+    wire [31:0] pv_943;  // stencil2d_local.cl:18:23
+    wire [31:0] pm_944;  // stencil2d_local.cl:18:23
+    wire [31:0] w_945;  // stencil2d_local.cl:18:58
+    wire [31:0] pm_946;  // stencil2d_local.cl:18:23
+    reg  [63:0] pq_994;  // stencil2d_local.cl:18:9
+    wire [63:0] pwa_995;
+    wire [63:0] pv_996;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_997;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_998;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_999;  // stencil2d_local.cl:17:5
+    wire [63:0] pw_1000;  // stencil2d_local.cl:17:5
+    reg  [31:0] pq_857;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_858;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_873;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_875;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_883;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_884;  // stencil2d_local.cl:11:14
+    reg         pq_894;  // stencil2d_local.cl:18:23
+    reg         pq_895;  // stencil2d_local.cl:18:23
+    reg         pq_896;  // stencil2d_local.cl:18:23
+    reg         pq_898;  // stencil2d_local.cl:18:23
+    reg         pq_899;  // stencil2d_local.cl:18:23
+    reg         pq_900;  // stencil2d_local.cl:18:23
+    reg         pq_901;  // stencil2d_local.cl:18:23
+    reg         pq_902;  // stencil2d_local.cl:18:23
+    reg         pq_903;  // stencil2d_local.cl:18:23
+    reg         pq_904;  // stencil2d_local.cl:18:23
+    reg         pq_905;  // stencil2d_local.cl:18:23
+    reg         pq_906;  // stencil2d_local.cl:18:23
+    reg         pq_907;  // stencil2d_local.cl:18:23
+    reg         pq_908;  // stencil2d_local.cl:18:23
+    reg         pq_909;  // stencil2d_local.cl:18:23
+    reg         pq_910;  // stencil2d_local.cl:18:23
+    reg         pq_911;  // stencil2d_local.cl:18:23
+    reg         pq_912;  // stencil2d_local.cl:18:23
+    reg         pq_913;  // stencil2d_local.cl:18:23
+    reg         pq_914;  // stencil2d_local.cl:18:23
+    reg         pq_915;  // stencil2d_local.cl:18:23
+    reg         pq_916;  // stencil2d_local.cl:18:23
+    reg         pq_917;  // stencil2d_local.cl:18:23
+    reg         pq_918;  // stencil2d_local.cl:18:23
+    reg         pq_919;  // stencil2d_local.cl:18:23
+    reg         pq_920;  // stencil2d_local.cl:18:23
+    reg         pq_921;  // stencil2d_local.cl:18:23
+    reg         pq_922;  // stencil2d_local.cl:18:23
+    reg         pq_923;  // stencil2d_local.cl:18:23
+    reg         pq_924;  // stencil2d_local.cl:18:23
+    reg         pq_925;  // stencil2d_local.cl:18:23
+    reg         pq_926;  // stencil2d_local.cl:18:23
+    reg         pq_927;  // stencil2d_local.cl:18:23
+    reg         pq_928;  // stencil2d_local.cl:18:23
+    reg         pq_929;  // stencil2d_local.cl:18:23
+    reg         pq_930;  // stencil2d_local.cl:18:23
+    reg         pq_931;  // stencil2d_local.cl:18:23
+    reg         pq_932;  // stencil2d_local.cl:18:23
+    reg         pq_933;  // stencil2d_local.cl:18:23
+    reg         pq_934;  // stencil2d_local.cl:18:23
+    reg         pq_935;  // stencil2d_local.cl:18:23
+    reg         pq_936;  // stencil2d_local.cl:18:23
+    reg         pq_937;  // stencil2d_local.cl:18:23
+    reg         pq_938;  // stencil2d_local.cl:18:23
+    reg         pq_939;  // stencil2d_local.cl:18:23
+    reg         pq_940;  // stencil2d_local.cl:18:23
+    reg  [63:0] pq_947;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_948;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_949;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_950;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_951;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_952;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_953;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_954;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_955;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_956;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_957;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_958;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_959;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_960;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_961;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_962;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_963;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_964;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_965;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_966;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_967;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_968;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_969;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_970;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_971;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_972;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_973;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_974;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_975;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_976;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_977;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_978;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_979;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_980;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_981;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_982;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_983;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_984;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_985;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_986;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_987;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_988;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_989;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_990;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_991;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_992;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_993;  // stencil2d_local.cl:18:9
     reg  [5:0]  p1_drain;
-    wire [63:0] w_861;  // stencil2d_local.cl:17:5
+    wire [63:0] w_1001;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_862;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_863;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_864;  // stencil2d_local.cl:7:6
-    wire        pw_865;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_1002;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1003;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1004;  // stencil2d_local.cl:7:6
+    wire        pw_1005;  // stencil2d_local.cl:7:6
     reg         p0_go;
-    wire [31:0] w_866;  // stencil2d_local.cl:11:14
-    wire [63:0] w_867;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_868;  // stencil2d_local.cl:11:14
-    wire [31:0] w_869;  // stencil2d_local.cl:12:14
-    wire [63:0] w_870;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_871;  // stencil2d_local.cl:12:14
-    wire [63:0] w_872;  // stencil2d_local.cl:16:5
-    wire [63:0] w_873;  // stencil2d_local.cl:16:20
-    wire [31:0] w_874;  // stencil2d_local.cl:16:28
-    wire [31:0] pw_875;  // stencil2d_local.cl:11:14
-    wire [31:0] w_876;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_877;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_878;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_879;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_880;  // stencil2d_local.cl:12:14
-    wire [31:0] w_881;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_882;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_883;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_884;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_885;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_888;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_891;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_892;  // stencil2d_local.cl:16:23
-    wire [63:0] pw_893;  // stencil2d_local.cl:16:20
-    wire [63:0] w_894;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_895;  // stencil2d_local.cl:16:20
-    wire [63:0] pw_896;  // stencil2d_local.cl:16:20
-    wire [31:0] pld_897;  // stencil2d_local.cl:16:20
-    wire [15:0] pw_898;  // stencil2d_local.cl:16:5
-    wire [15:0] w_899;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_900;  // stencil2d_local.cl:16:5
-    wire [15:0] w_901;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_902;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_903;  // stencil2d_local.cl:16:5
-    wire [15:0] w_904;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_905;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_906;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_907;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_908;  // stencil2d_local.cl:16:5
-    wire [7:0]  w_909;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_910;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_911;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_912;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_913;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_960;  // stencil2d_local.cl:16:5
-    wire [63:0] pwa_961;
-    wire [63:0] pv_962;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_963;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_964;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_965;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_966;  // stencil2d_local.cl:7:6
-    wire        pw_967;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_968;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_969;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_970;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_971;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_972;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_973;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_974;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_975;  // stencil2d_local.cl:7:6
-    reg  [31:0] pq_886;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_887;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_889;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_890;  // stencil2d_local.cl:16:23
-    reg  [63:0] pq_914;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_915;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_916;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_917;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_918;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_919;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_920;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_921;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_922;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_923;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_924;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_925;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_926;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_927;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_928;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_929;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_930;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_931;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_932;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_933;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_934;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_935;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_936;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_937;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_938;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_939;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_940;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_941;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_942;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_943;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_944;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_945;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_946;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_947;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_948;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_949;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_950;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_951;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_952;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_953;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_954;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_955;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_956;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_957;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_958;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_959;  // stencil2d_local.cl:16:5
+    wire [31:0] w_1006;  // stencil2d_local.cl:11:14
+    wire [63:0] w_1007;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_1008;  // stencil2d_local.cl:11:14
+    wire [31:0] w_1009;  // stencil2d_local.cl:12:14
+    wire [63:0] w_1010;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_1011;  // stencil2d_local.cl:12:14
+    wire [63:0] w_1012;  // stencil2d_local.cl:16:5
+    wire [63:0] w_1013;  // stencil2d_local.cl:16:20
+    wire [31:0] w_1014;  // stencil2d_local.cl:16:28
+    wire [31:0] pw_1015;  // stencil2d_local.cl:11:14
+    wire [31:0] w_1016;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1017;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1018;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1019;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1020;  // stencil2d_local.cl:12:14
+    wire [31:0] w_1021;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_1022;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_1023;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_1024;  // stencil2d_local.cl:12:14
+    wire [26:0] pw_1025;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1026;  // stencil2d_local.cl:16:23
+    wire [26:0] pw_1027;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1028;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1029;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1032;  // stencil2d_local.cl:16:23
+    wire [26:0] pw_1033;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1034;  // stencil2d_local.cl:16:23
+    wire [31:0] w_1035;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1036;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1037;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1038;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1039;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1040;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1041;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1042;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1043;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1044;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1045;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1047;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1049;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1050;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1051;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1052;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1053;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1054;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1055;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1058;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1059;  // stencil2d_local.cl:16:23
+    wire [63:0] pw_1060;  // stencil2d_local.cl:16:20
+    wire [63:0] w_1061;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1062;  // stencil2d_local.cl:16:20
+    wire [63:0] pw_1063;  // stencil2d_local.cl:16:20
+    wire [31:0] pld_1064;  // stencil2d_local.cl:16:20
+    wire [15:0] pw_1065;  // stencil2d_local.cl:16:5
+    wire [15:0] w_1066;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1067;  // stencil2d_local.cl:16:5
+    wire [15:0] w_1068;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1069;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1070;  // stencil2d_local.cl:16:5
+    wire [15:0] w_1071;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1072;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1073;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1074;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_1075;  // stencil2d_local.cl:16:5
+    wire [7:0]  w_1076;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_1077;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_1078;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1079;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1080;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1127;  // stencil2d_local.cl:16:5
+    wire [63:0] pwa_1128;
+    wire [63:0] pv_1129;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1130;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1131;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1132;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1133;  // stencil2d_local.cl:7:6
+    wire        pw_1134;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1135;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1136;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_1137;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_1138;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1139;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1140;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1141;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_1142;  // stencil2d_local.cl:7:6
+    reg  [31:0] pq_1030;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1031;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1046;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1048;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1056;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_1057;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_1081;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1082;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1083;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1084;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1085;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1086;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1087;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1088;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1089;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1090;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1091;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1092;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1093;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1094;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1095;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1096;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1097;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1098;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1099;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1100;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1101;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1102;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1103;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1104;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1105;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1106;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1107;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1108;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1109;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1110;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1111;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1112;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1113;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1114;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1115;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1116;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1117;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1118;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1119;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1120;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1121;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1122;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1123;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1124;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1125;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1126;  // stencil2d_local.cl:16:5
     reg  [5:0]  p0_drain;
-    wire [63:0] w_976;  // stencil2d_local.cl:7:6
+    wire [63:0] w_1143;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v2_lx = 32'h00000000;
@@ -1194,452 +1361,583 @@ module stencil2d_datapath (
     assign pw_21 = {48'h000000000000, pw_20[15:0]};
     assign pw_22 = (w_12 + pw_21);
     assign pw_24 = pq_23[7:0];
-    assign w_25 = 8'h01;
-    assign pw_26 = (pw_24 + w_25);
-    assign w_27 = 8'h04;
-    assign pw_28 = $unsigned($signed(pw_26) * $signed(w_27));
-    assign pw_29 = {56'h00000000000000, pw_28[7:0]};
-    assign pw_31 = (pq_30 + pw_29);
-    assign pwa_50 = (pq_49 >> 64'h0000000000000002);
-    assign prd_51 = obj0_tile_rdata[31:0];
-    assign go_52 = 1'h1;
+    assign w_25 = 8'h04;
+    assign pw_26 = $unsigned($signed(pw_24) * $signed(w_25));
+    assign pw_27 = (pw_26 + w_25);
+    assign pw_28 = {56'h00000000000000, pw_27[7:0]};
+    assign pw_30 = (pq_29 + pw_28);
+    assign pwa_49 = (pq_48 >> 64'h0000000000000002);
+    assign prd_50 = obj0_tile_rdata[31:0];
+    assign go_51 = 1'h1;
 
     ohls_fp_mul p5u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_52),
+        .in_valid(go_51),
         .a(w_11),
-        .b(prd_51),
+        .b(prd_50),
         .out_valid(p5u0_fp_mul_valid),
         .result(p5u0_fp_mul_result)
     );
-    assign fnan_53 = p5u0_fp_mul_result;
-    assign fov_54 = {((((&w_11[30:23]) && (!1'h1)) || ((&prd_51[30:23]) && (!(prd_51[22:0] == 23'h000000)))) || ((((&w_11[30:23]) && 1'h1) && (prd_51[30:0] == 31'h00000000)) || (1'h0 && ((&prd_51[30:23]) && (prd_51[22:0] == 23'h000000))))), (((&w_11[30:23]) && (!1'h1)) ? (w_11 | 32'h00400000) : (((&prd_51[30:23]) && (!(prd_51[22:0] == 23'h000000))) ? (prd_51 | 32'h00400000) : (((((&w_11[30:23]) && 1'h1) && (prd_51[30:0] == 31'h00000000)) || (1'h0 && ((&prd_51[30:23]) && (prd_51[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_59 = (pd_58[32] ? pd_58[31:0] : fnan_53);
-    assign w_60 = 32'h3e000000;
-    assign w_61 = 64'hfffffffffffffffc;
-    assign pw_62 = (pw_31 + w_61);
-    assign pwa_63 = (pw_62 >> 64'h0000000000000002);
-    assign prd_64 = obj0_tile_r1_rdata[31:0];
-    assign w_65 = 64'h0000000000000004;
-    assign pw_66 = (pw_31 + w_65);
-    assign pwa_67 = (pw_66 >> 64'h0000000000000002);
-    assign prd_68 = obj0_tile_r2_rdata[31:0];
-    assign go_69 = 1'h1;
+    assign fnan_52 = p5u0_fp_mul_result;
+    assign fov_53 = {((((&w_11[30:23]) && (!1'h1)) || ((&prd_50[30:23]) && (!(prd_50[22:0] == 23'h000000)))) || ((((&w_11[30:23]) && 1'h1) && (prd_50[30:0] == 31'h00000000)) || (1'h0 && ((&prd_50[30:23]) && (prd_50[22:0] == 23'h000000))))), (((&w_11[30:23]) && (!1'h1)) ? (w_11 | 32'h00400000) : (((&prd_50[30:23]) && (!(prd_50[22:0] == 23'h000000))) ? (prd_50 | 32'h00400000) : (((((&w_11[30:23]) && 1'h1) && (prd_50[30:0] == 31'h00000000)) || (1'h0 && ((&prd_50[30:23]) && (prd_50[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_58 = (pd_57[32] ? pd_57[31:0] : fnan_52);
+    assign w_59 = 32'h3e000000;
+    assign w_60 = 64'hfffffffffffffffc;
+    assign pw_61 = (pw_30 + w_60);
+    assign pwa_62 = (pw_61 >> 64'h0000000000000002);
+    assign prd_63 = obj0_tile_r1_rdata[31:0];
+    assign w_64 = 64'h0000000000000004;
+    assign pw_65 = (pw_30 + w_64);
+    assign pwa_66 = (pw_65 >> 64'h0000000000000002);
+    assign prd_67 = obj0_tile_r2_rdata[31:0];
+    assign go_68 = 1'h1;
 
     ohls_fp_add p5u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_69),
-        .a(prd_64),
-        .b(prd_68),
+        .in_valid(go_68),
+        .a(prd_63),
+        .b(prd_67),
         .sub(1'h0),
         .out_valid(p5u1_fp_add_valid),
         .result(p5u1_fp_add_result)
     );
-    assign fnan_70 = p5u1_fp_add_result;
-    assign fov_71 = {((((&prd_64[30:23]) && (!(prd_64[22:0] == 23'h000000))) || ((&prd_68[30:23]) && (!(prd_68[22:0] == 23'h000000)))) || ((((&prd_64[30:23]) && (prd_64[22:0] == 23'h000000)) && ((&prd_68[30:23]) && (prd_68[22:0] == 23'h000000))) && (!(prd_64[31] == prd_68[31])))), (((&prd_64[30:23]) && (!(prd_64[22:0] == 23'h000000))) ? (prd_64 | 32'h00400000) : (((&prd_68[30:23]) && (!(prd_68[22:0] == 23'h000000))) ? (prd_68 | 32'h00400000) : (((((&prd_64[30:23]) && (prd_64[22:0] == 23'h000000)) && ((&prd_68[30:23]) && (prd_68[22:0] == 23'h000000))) && (!(prd_64[31] == prd_68[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_78 = (pd_77[32] ? pd_77[31:0] : fnan_70);
-    assign w_79 = 64'hffffffffffffffb8;
-    assign pw_86 = (pq_85 + w_79);
-    assign pw_93 = (pw_86 + pq_92);
-    assign pwa_94 = (pw_93 >> 64'h0000000000000002);
-    assign prd_95 = obj0_tile_r3_rdata[31:0];
-    assign go_96 = 1'h1;
+    assign fnan_69 = p5u1_fp_add_result;
+    assign fov_70 = {((((&prd_63[30:23]) && (!(prd_63[22:0] == 23'h000000))) || ((&prd_67[30:23]) && (!(prd_67[22:0] == 23'h000000)))) || ((((&prd_63[30:23]) && (prd_63[22:0] == 23'h000000)) && ((&prd_67[30:23]) && (prd_67[22:0] == 23'h000000))) && (!(prd_63[31] == prd_67[31])))), (((&prd_63[30:23]) && (!(prd_63[22:0] == 23'h000000))) ? (prd_63 | 32'h00400000) : (((&prd_67[30:23]) && (!(prd_67[22:0] == 23'h000000))) ? (prd_67 | 32'h00400000) : (((((&prd_63[30:23]) && (prd_63[22:0] == 23'h000000)) && ((&prd_67[30:23]) && (prd_67[22:0] == 23'h000000))) && (!(prd_63[31] == prd_67[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_77 = (pd_76[32] ? pd_76[31:0] : fnan_69);
+    assign w_78 = 64'hffffffffffffffb8;
+    assign pw_85 = (pq_84 + w_78);
+    assign pw_92 = (pw_85 + pq_91);
+    assign pwa_93 = (pw_92 >> 64'h0000000000000002);
+    assign prd_94 = obj0_tile_r3_rdata[31:0];
+    assign go_95 = 1'h1;
 
     ohls_fp_add p5u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_96),
-        .a(pw_78),
-        .b(prd_95),
+        .in_valid(go_95),
+        .a(pw_77),
+        .b(prd_94),
         .sub(1'h0),
         .out_valid(p5u2_fp_add_valid),
         .result(p5u2_fp_add_result)
     );
-    assign fnan_97 = p5u2_fp_add_result;
-    assign fov_98 = {((((&pw_78[30:23]) && (!(pw_78[22:0] == 23'h000000))) || ((&prd_95[30:23]) && (!(prd_95[22:0] == 23'h000000)))) || ((((&pw_78[30:23]) && (pw_78[22:0] == 23'h000000)) && ((&prd_95[30:23]) && (prd_95[22:0] == 23'h000000))) && (!(pw_78[31] == prd_95[31])))), (((&pw_78[30:23]) && (!(pw_78[22:0] == 23'h000000))) ? (pw_78 | 32'h00400000) : (((&prd_95[30:23]) && (!(prd_95[22:0] == 23'h000000))) ? (prd_95 | 32'h00400000) : (((((&pw_78[30:23]) && (pw_78[22:0] == 23'h000000)) && ((&prd_95[30:23]) && (prd_95[22:0] == 23'h000000))) && (!(pw_78[31] == prd_95[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_105 = (pd_104[32] ? pd_104[31:0] : fnan_97);
-    assign w_106 = 64'h0000000000000048;
-    assign pw_113 = (pq_112 + w_106);
-    assign pw_120 = (pw_113 + pq_119);
-    assign pwa_121 = (pw_120 >> 64'h0000000000000002);
-    assign prd_122 = obj0_tile_r4_rdata[31:0];
-    assign go_123 = 1'h1;
+    assign fnan_96 = p5u2_fp_add_result;
+    assign fov_97 = {((((&pw_77[30:23]) && (!(pw_77[22:0] == 23'h000000))) || ((&prd_94[30:23]) && (!(prd_94[22:0] == 23'h000000)))) || ((((&pw_77[30:23]) && (pw_77[22:0] == 23'h000000)) && ((&prd_94[30:23]) && (prd_94[22:0] == 23'h000000))) && (!(pw_77[31] == prd_94[31])))), (((&pw_77[30:23]) && (!(pw_77[22:0] == 23'h000000))) ? (pw_77 | 32'h00400000) : (((&prd_94[30:23]) && (!(prd_94[22:0] == 23'h000000))) ? (prd_94 | 32'h00400000) : (((((&pw_77[30:23]) && (pw_77[22:0] == 23'h000000)) && ((&prd_94[30:23]) && (prd_94[22:0] == 23'h000000))) && (!(pw_77[31] == prd_94[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_104 = (pd_103[32] ? pd_103[31:0] : fnan_96);
+    assign w_105 = 64'h0000000000000048;
+    assign pw_112 = (pq_111 + w_105);
+    assign pw_119 = (pw_112 + pq_118);
+    assign pwa_120 = (pw_119 >> 64'h0000000000000002);
+    assign prd_121 = obj0_tile_r4_rdata[31:0];
+    assign go_122 = 1'h1;
 
     ohls_fp_add p5u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_123),
-        .a(pw_105),
-        .b(prd_122),
+        .in_valid(go_122),
+        .a(pw_104),
+        .b(prd_121),
         .sub(1'h0),
         .out_valid(p5u3_fp_add_valid),
         .result(p5u3_fp_add_result)
     );
-    assign fnan_124 = p5u3_fp_add_result;
-    assign fov_125 = {((((&pw_105[30:23]) && (!(pw_105[22:0] == 23'h000000))) || ((&prd_122[30:23]) && (!(prd_122[22:0] == 23'h000000)))) || ((((&pw_105[30:23]) && (pw_105[22:0] == 23'h000000)) && ((&prd_122[30:23]) && (prd_122[22:0] == 23'h000000))) && (!(pw_105[31] == prd_122[31])))), (((&pw_105[30:23]) && (!(pw_105[22:0] == 23'h000000))) ? (pw_105 | 32'h00400000) : (((&prd_122[30:23]) && (!(prd_122[22:0] == 23'h000000))) ? (prd_122 | 32'h00400000) : (((((&pw_105[30:23]) && (pw_105[22:0] == 23'h000000)) && ((&prd_122[30:23]) && (prd_122[22:0] == 23'h000000))) && (!(pw_105[31] == prd_122[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_132 = (pd_131[32] ? pd_131[31:0] : fnan_124);
-    assign go_133 = 1'h1;
+    assign fnan_123 = p5u3_fp_add_result;
+    assign fov_124 = {((((&pw_104[30:23]) && (!(pw_104[22:0] == 23'h000000))) || ((&prd_121[30:23]) && (!(prd_121[22:0] == 23'h000000)))) || ((((&pw_104[30:23]) && (pw_104[22:0] == 23'h000000)) && ((&prd_121[30:23]) && (prd_121[22:0] == 23'h000000))) && (!(pw_104[31] == prd_121[31])))), (((&pw_104[30:23]) && (!(pw_104[22:0] == 23'h000000))) ? (pw_104 | 32'h00400000) : (((&prd_121[30:23]) && (!(prd_121[22:0] == 23'h000000))) ? (prd_121 | 32'h00400000) : (((((&pw_104[30:23]) && (pw_104[22:0] == 23'h000000)) && ((&prd_121[30:23]) && (prd_121[22:0] == 23'h000000))) && (!(pw_104[31] == prd_121[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_131 = (pd_130[32] ? pd_130[31:0] : fnan_123);
+    assign go_132 = 1'h1;
 
     ohls_fp_mul p5u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_133),
-        .a(w_60),
-        .b(pw_132),
+        .in_valid(go_132),
+        .a(w_59),
+        .b(pw_131),
         .out_valid(p5u4_fp_mul_valid),
         .result(p5u4_fp_mul_result)
     );
-    assign fnan_134 = p5u4_fp_mul_result;
-    assign fov_135 = {((((&w_60[30:23]) && (!1'h1)) || ((&pw_132[30:23]) && (!(pw_132[22:0] == 23'h000000)))) || ((((&w_60[30:23]) && 1'h1) && (pw_132[30:0] == 31'h00000000)) || (1'h0 && ((&pw_132[30:23]) && (pw_132[22:0] == 23'h000000))))), (((&w_60[30:23]) && (!1'h1)) ? (w_60 | 32'h00400000) : (((&pw_132[30:23]) && (!(pw_132[22:0] == 23'h000000))) ? (pw_132 | 32'h00400000) : (((((&w_60[30:23]) && 1'h1) && (pw_132[30:0] == 31'h00000000)) || (1'h0 && ((&pw_132[30:23]) && (pw_132[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_140 = (pd_139[32] ? pd_139[31:0] : fnan_134);
-    assign go_141 = 1'h1;
+    assign fnan_133 = p5u4_fp_mul_result;
+    assign fov_134 = {((((&w_59[30:23]) && (!1'h1)) || ((&pw_131[30:23]) && (!(pw_131[22:0] == 23'h000000)))) || ((((&w_59[30:23]) && 1'h1) && (pw_131[30:0] == 31'h00000000)) || (1'h0 && ((&pw_131[30:23]) && (pw_131[22:0] == 23'h000000))))), (((&w_59[30:23]) && (!1'h1)) ? (w_59 | 32'h00400000) : (((&pw_131[30:23]) && (!(pw_131[22:0] == 23'h000000))) ? (pw_131 | 32'h00400000) : (((((&w_59[30:23]) && 1'h1) && (pw_131[30:0] == 31'h00000000)) || (1'h0 && ((&pw_131[30:23]) && (pw_131[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_139 = (pd_138[32] ? pd_138[31:0] : fnan_133);
+    assign go_140 = 1'h1;
 
     ohls_fp_add p5u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_141),
-        .a(pw_59),
-        .b(pw_140),
+        .in_valid(go_140),
+        .a(pw_58),
+        .b(pw_139),
         .sub(1'h0),
         .out_valid(p5u5_fp_add_valid),
         .result(p5u5_fp_add_result)
     );
-    assign fnan_142 = p5u5_fp_add_result;
-    assign fov_143 = {((((&pw_59[30:23]) && (!(pw_59[22:0] == 23'h000000))) || ((&pw_140[30:23]) && (!(pw_140[22:0] == 23'h000000)))) || ((((&pw_59[30:23]) && (pw_59[22:0] == 23'h000000)) && ((&pw_140[30:23]) && (pw_140[22:0] == 23'h000000))) && (!(pw_59[31] == pw_140[31])))), (((&pw_59[30:23]) && (!(pw_59[22:0] == 23'h000000))) ? (pw_59 | 32'h00400000) : (((&pw_140[30:23]) && (!(pw_140[22:0] == 23'h000000))) ? (pw_140 | 32'h00400000) : (((((&pw_59[30:23]) && (pw_59[22:0] == 23'h000000)) && ((&pw_140[30:23]) && (pw_140[22:0] == 23'h000000))) && (!(pw_59[31] == pw_140[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_150 = (pd_149[32] ? pd_149[31:0] : fnan_142);
-    assign w_151 = {32'h00000000, out_base};
-    assign w_152 = arg_width;
-    assign pw_153 = w_6[31:0];
-    assign w_154 = 32'h00000010;
-    assign pw_155 = $unsigned($signed(pw_153) * $signed(w_154));
-    assign pw_185 = pq_184[31:0];
-    assign pw_186 = (pw_155 | pw_185);
-    assign pw_187 = w_9[31:0];
-    assign w_188 = 32'h00000010;
-    assign pw_189 = $unsigned($signed(pw_187) * $signed(w_188));
-    assign pw_217 = pq_216[31:0];
-    assign pw_218 = (pw_189 | pw_217);
-    assign pw_219 = $unsigned($signed(pw_218) * $signed(w_152));
-    assign pw_223 = (pw_186 + pq_222);
-    assign pw_224 = {{32{pw_223[31]}}, pw_223[31:0]};
-    assign pw_225 = $unsigned($signed(pw_224) * $signed(w_65));
-    assign pw_226 = (w_151 + pw_225);
-    assign pv_227 = v12_lid_x;
-    assign pw_228 = pv_227[7:0];
-    assign w_229 = 8'h01;
-    assign pw_230 = (pw_228 + w_229);
-    assign w_231 = 8'h10;
-    assign pw_232 = (pw_230 == w_231);
-    assign w_233 = 8'h00;
-    assign pw_234 = (pw_232 ? w_233 : pw_230);
-    assign pw_235 = {56'h00000000000000, pw_234[7:0]};
-    assign pv_236 = v13_lid_y;
-    assign pw_237 = pv_236[7:0];
-    assign pw_238 = (pw_237 + w_229);
-    assign pw_239 = (pw_232 ? pw_238 : pw_237);
-    assign pw_240 = {56'h00000000000000, pw_239[7:0]};
+    assign fnan_141 = p5u5_fp_add_result;
+    assign fov_142 = {((((&pw_58[30:23]) && (!(pw_58[22:0] == 23'h000000))) || ((&pw_139[30:23]) && (!(pw_139[22:0] == 23'h000000)))) || ((((&pw_58[30:23]) && (pw_58[22:0] == 23'h000000)) && ((&pw_139[30:23]) && (pw_139[22:0] == 23'h000000))) && (!(pw_58[31] == pw_139[31])))), (((&pw_58[30:23]) && (!(pw_58[22:0] == 23'h000000))) ? (pw_58 | 32'h00400000) : (((&pw_139[30:23]) && (!(pw_139[22:0] == 23'h000000))) ? (pw_139 | 32'h00400000) : (((((&pw_58[30:23]) && (pw_58[22:0] == 23'h000000)) && ((&pw_139[30:23]) && (pw_139[22:0] == 23'h000000))) && (!(pw_58[31] == pw_139[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_149 = (pd_148[32] ? pd_148[31:0] : fnan_141);
+    assign w_150 = {32'h00000000, out_base};
+    assign w_151 = arg_width;
+    assign pw_152 = w_6[31:0];
+    assign w_153 = 32'h00000010;
+    assign pw_154 = $unsigned($signed(pw_152) * $signed(w_153));
+    assign pw_184 = pq_183[31:0];
+    assign pw_185 = (pw_154 | pw_184);
+    assign pw_186 = w_9[31:0];
+    assign w_187 = 32'h00000010;
+    assign pw_188 = $unsigned($signed(pw_186) * $signed(w_187));
+    assign pw_216 = pq_215[31:0];
+    assign pw_217 = (pw_188 | pw_216);
+    assign pw_218 = pw_217[26:0];
+    assign pw_219 = {5'h00, pw_218[26:0]};
+    assign pw_220 = w_151[26:0];
+    assign pw_221 = {5'h00, pw_220[26:0]};
+    assign pw_222 = $unsigned($signed(pw_219) * $signed(pw_221));
+    assign pw_226 = pq_225[26:0];
+    assign pw_227 = {5'h00, pw_226[26:0]};
+    assign w_228 = 32'h0000001b;
+    assign pw_229 = (pq_225 >> w_228);
+    assign pw_230 = pw_229[4:0];
+    assign pw_231 = (pw_217 >> w_228);
+    assign pw_232 = pw_231[4:0];
+    assign pw_233 = w_151[4:0];
+    assign pw_234 = $unsigned($signed(pw_232) * $signed(pw_233));
+    assign pw_235 = pw_217[4:0];
+    assign pw_236 = (w_151 >> w_228);
+    assign pw_237 = pw_236[4:0];
+    assign pw_238 = $unsigned($signed(pw_235) * $signed(pw_237));
+    assign pw_243 = (pq_240 + pq_242);
+    assign pw_245 = (pw_230 + pq_244);
+    assign pw_246 = {27'h0000000, pw_245[4:0]};
+    assign pw_247 = (pw_246 << w_228);
+    assign pw_248 = (pw_227 | pw_247);
+    assign pw_249 = (pw_185 + pw_248);
+    assign pw_250 = {{32{pw_249[31]}}, pw_249[31:0]};
+    assign pw_251 = $unsigned($signed(pw_250) * $signed(w_64));
+    assign pw_252 = (w_150 + pw_251);
+    assign pv_253 = v12_lid_x;
+    assign pw_254 = pv_253[7:0];
+    assign w_255 = 8'h01;
+    assign pw_256 = (pw_254 + w_255);
+    assign w_257 = 8'h10;
+    assign pw_258 = (pw_256 == w_257);
+    assign w_259 = 8'h00;
+    assign pw_260 = (pw_258 ? w_259 : pw_256);
+    assign pw_261 = {56'h00000000000000, pw_260[7:0]};
+    assign pv_262 = v13_lid_y;
+    assign pw_263 = pv_262[7:0];
+    assign pw_264 = (pw_263 + w_255);
+    assign pw_265 = (pw_258 ? pw_264 : pw_263);
+    assign pw_266 = {56'h00000000000000, pw_265[7:0]};
     assign p5_stall = ((p5_valid[30] && 1'h1) && (!out_st_req_ready));
-    assign w_241 = 64'h0000000000000000;
+    assign w_267 = 64'h0000000000000000;
     assign p4_en = (!p4_stall);
-    assign pv_242 = v12_lid_x;
-    assign pw_243 = pv_242[7:0];
-    assign w_244 = 8'h10;
-    assign pw_245 = (pw_243 < w_244);
-    assign w_246 = 32'h00000000;
-    assign w_247 = {32'h00000000, group_0};
-    assign pv_248 = v12_lid_x;
-    assign pw_249 = w_247[31:0];
-    assign w_250 = 32'h00000010;
-    assign pw_251 = $unsigned($signed(pw_249) * $signed(w_250));
-    assign pw_252 = pv_248[31:0];
-    assign pw_253 = (pw_251 | pw_252);
-    assign w_254 = 32'h00000001;
-    assign w_255 = {32'h00000000, group_1};
-    assign pv_256 = v13_lid_y;
-    assign pw_257 = w_255[31:0];
-    assign w_258 = 32'h00000010;
-    assign pw_259 = $unsigned($signed(pw_257) * $signed(w_258));
-    assign pw_260 = pv_256[31:0];
-    assign pw_261 = (pw_259 | pw_260);
-    assign w_262 = 64'h0000000000000000;
-    assign w_263 = arg_height;
-    assign w_264 = 64'h00000000000004c8;
-    assign pw_265 = (w_262 + w_264);
-    assign pw_266 = pv_248[7:0];
-    assign w_267 = 8'h01;
-    assign pw_268 = (pw_266 + w_267);
-    assign w_269 = 8'h04;
-    assign pw_270 = $unsigned($signed(pw_268) * $signed(w_269));
-    assign pw_271 = {56'h00000000000000, pw_270[7:0]};
-    assign pw_272 = (pw_265 + pw_271);
-    assign w_273 = 32'hffffffff;
-    assign pw_274 = (w_263 + w_273);
-    assign pw_275 = ((pw_261 ^ 32'h80000000) < (pw_274 ^ 32'h80000000));
-    assign w_276 = {32'h00000000, in_base};
-    assign w_277 = 32'h00000001;
-    assign pw_278 = (pw_261 + w_277);
-    assign w_279 = arg_width;
-    assign pw_280 = $unsigned($signed(pw_278) * $signed(w_279));
-    assign pw_287 = (pq_283 + pq_286);
-    assign pw_288 = {{32{pw_287[31]}}, pw_287[31:0]};
-    assign w_289 = 64'h0000000000000004;
-    assign pw_290 = $unsigned($signed(pw_288) * $signed(w_289));
-    assign pw_291 = (w_276 + pw_290);
-    assign pld_339 = in_ld_resp_data;
-    assign pv_340 = v10_cond;
-    assign pm_341 = ((1'h1 && pq_338) ? pld_339 : pv_340);
-    assign w_342 = 32'h00000000;
-    assign pm_343 = ((1'h1 && (!pq_338)) ? w_342 : pm_341);
-    assign pwa_391 = (pq_390 >> 64'h0000000000000002);
-    assign pv_392 = v12_lid_x;
-    assign pw_393 = pv_392[7:0];
-    assign w_394 = 8'h01;
-    assign pw_395 = (pw_393 + w_394);
-    assign pw_396 = {56'h00000000000000, pw_395[7:0]};
-    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_294)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_338)) && (!in_ld_resp_valid)));
-    assign w_397 = 64'h0000000000000000;
-    assign w_398 = 64'h000000000000000f;
+    assign pv_268 = v12_lid_x;
+    assign pw_269 = pv_268[7:0];
+    assign w_270 = 8'h10;
+    assign pw_271 = (pw_269 < w_270);
+    assign w_272 = 32'h00000000;
+    assign w_273 = {32'h00000000, group_0};
+    assign pv_274 = v12_lid_x;
+    assign pw_275 = w_273[31:0];
+    assign w_276 = 32'h00000010;
+    assign pw_277 = $unsigned($signed(pw_275) * $signed(w_276));
+    assign pw_278 = pv_274[31:0];
+    assign pw_279 = (pw_277 | pw_278);
+    assign w_280 = 32'h00000001;
+    assign w_281 = {32'h00000000, group_1};
+    assign pv_282 = v13_lid_y;
+    assign pw_283 = w_281[31:0];
+    assign w_284 = 32'h00000010;
+    assign pw_285 = $unsigned($signed(pw_283) * $signed(w_284));
+    assign pw_286 = pv_282[31:0];
+    assign pw_287 = (pw_285 | pw_286);
+    assign w_288 = 64'h0000000000000000;
+    assign w_289 = arg_height;
+    assign w_290 = 64'h00000000000004c8;
+    assign pw_291 = (w_288 + w_290);
+    assign pw_292 = pv_274[7:0];
+    assign w_293 = 8'h01;
+    assign pw_294 = (pw_292 + w_293);
+    assign w_295 = 8'h04;
+    assign pw_296 = $unsigned($signed(pw_294) * $signed(w_295));
+    assign pw_297 = {56'h00000000000000, pw_296[7:0]};
+    assign pw_298 = (pw_291 + pw_297);
+    assign w_299 = 32'hffffffff;
+    assign pw_300 = (w_289 + w_299);
+    assign pw_301 = ((pw_287 ^ 32'h80000000) < (pw_300 ^ 32'h80000000));
+    assign w_302 = {32'h00000000, in_base};
+    assign w_303 = arg_width;
+    assign w_304 = 32'h00000001;
+    assign pw_305 = (pw_287 + w_304);
+    assign pw_306 = pw_305[26:0];
+    assign pw_307 = {5'h00, pw_306[26:0]};
+    assign pw_308 = w_303[26:0];
+    assign pw_309 = {5'h00, pw_308[26:0]};
+    assign pw_310 = $unsigned($signed(pw_307) * $signed(pw_309));
+    assign pw_314 = pq_313[26:0];
+    assign pw_315 = {5'h00, pw_314[26:0]};
+    assign w_316 = 32'h0000001b;
+    assign pw_317 = (pq_313 >> w_316);
+    assign pw_318 = pw_317[4:0];
+    assign pw_319 = (pw_305 >> w_316);
+    assign pw_320 = pw_319[4:0];
+    assign pw_321 = w_303[4:0];
+    assign pw_322 = $unsigned($signed(pw_320) * $signed(pw_321));
+    assign pw_323 = pw_305[4:0];
+    assign pw_324 = (w_303 >> w_316);
+    assign pw_325 = pw_324[4:0];
+    assign pw_326 = $unsigned($signed(pw_323) * $signed(pw_325));
+    assign pw_331 = (pq_328 + pq_330);
+    assign pw_333 = (pw_318 + pq_332);
+    assign pw_334 = {27'h0000000, pw_333[4:0]};
+    assign pw_335 = (pw_334 << w_316);
+    assign pw_336 = (pw_315 | pw_335);
+    assign pw_340 = (pw_336 + pq_339);
+    assign pw_341 = {{32{pw_340[31]}}, pw_340[31:0]};
+    assign w_342 = 64'h0000000000000004;
+    assign pw_343 = $unsigned($signed(pw_341) * $signed(w_342));
+    assign pw_344 = (w_302 + pw_343);
+    assign pld_392 = in_ld_resp_data;
+    assign pv_393 = v10_cond;
+    assign pm_394 = ((1'h1 && pq_391) ? pld_392 : pv_393);
+    assign w_395 = 32'h00000000;
+    assign pm_396 = ((1'h1 && (!pq_391)) ? w_395 : pm_394);
+    assign pwa_444 = (pq_443 >> 64'h0000000000000002);
+    assign pv_445 = v12_lid_x;
+    assign pw_446 = pv_445[7:0];
+    assign w_447 = 8'h01;
+    assign pw_448 = (pw_446 + w_447);
+    assign pw_449 = {56'h00000000000000, pw_448[7:0]};
+    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_347)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_391)) && (!in_ld_resp_valid)));
+    assign w_450 = 64'h0000000000000000;
+    assign w_451 = 64'h000000000000000f;
     assign p3_en = (!p3_stall);
-    assign pv_399 = v12_lid_x;
-    assign pw_400 = pv_399[7:0];
-    assign w_401 = 8'h10;
-    assign pw_402 = (pw_400 < w_401);
-    assign w_403 = 32'h00000000;
-    assign w_404 = {32'h00000000, group_0};
-    assign pv_405 = v12_lid_x;
-    assign pw_406 = w_404[31:0];
-    assign w_407 = 32'h00000010;
-    assign pw_408 = $unsigned($signed(pw_406) * $signed(w_407));
-    assign pw_409 = pv_405[31:0];
-    assign pw_410 = (pw_408 | pw_409);
-    assign w_411 = 32'h00000001;
-    assign w_412 = {32'h00000000, group_1};
-    assign pv_413 = v13_lid_y;
-    assign pw_414 = w_412[31:0];
-    assign w_415 = 32'h00000010;
-    assign pw_416 = $unsigned($signed(pw_414) * $signed(w_415));
-    assign pw_417 = pv_413[31:0];
-    assign pw_418 = (pw_416 | pw_417);
-    assign w_419 = 64'h0000000000000000;
-    assign pw_420 = pv_405[7:0];
-    assign w_421 = 8'h01;
-    assign pw_422 = (pw_420 + w_421);
-    assign w_423 = 8'h04;
-    assign pw_424 = $unsigned($signed(pw_422) * $signed(w_423));
-    assign pw_425 = {56'h00000000000000, pw_424[7:0]};
-    assign pw_426 = (w_419 + pw_425);
-    assign pw_427 = ((pw_418 ^ 32'h80000000) > (w_403 ^ 32'h80000000));
-    assign w_428 = {32'h00000000, in_base};
-    assign w_429 = 32'h00000001;
-    assign pw_430 = (pw_418 - w_429);
-    assign w_431 = arg_width;
-    assign pw_432 = $unsigned($signed(pw_430) * $signed(w_431));
-    assign pw_439 = (pq_435 + pq_438);
-    assign pw_440 = {{32{pw_439[31]}}, pw_439[31:0]};
-    assign w_441 = 64'h0000000000000004;
-    assign pw_442 = $unsigned($signed(pw_440) * $signed(w_441));
-    assign pw_443 = (w_428 + pw_442);
-    assign pld_491 = in_ld_resp_data;
-    assign pv_492 = v8_cond;
-    assign pm_493 = ((1'h1 && pq_490) ? pld_491 : pv_492);
-    assign w_494 = 32'h00000000;
-    assign pm_495 = ((1'h1 && (!pq_490)) ? w_494 : pm_493);
-    assign pwa_543 = (pq_542 >> 64'h0000000000000002);
-    assign pv_544 = v12_lid_x;
-    assign pw_545 = pv_544[7:0];
-    assign w_546 = 8'h01;
-    assign pw_547 = (pw_545 + w_546);
-    assign pw_548 = {56'h00000000000000, pw_547[7:0]};
-    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_446)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_490)) && (!in_ld_resp_valid)));
-    assign w_549 = 64'h0000000000000000;
+    assign pv_452 = v12_lid_x;
+    assign pw_453 = pv_452[7:0];
+    assign w_454 = 8'h10;
+    assign pw_455 = (pw_453 < w_454);
+    assign w_456 = 32'h00000000;
+    assign w_457 = {32'h00000000, group_0};
+    assign pv_458 = v12_lid_x;
+    assign pw_459 = w_457[31:0];
+    assign w_460 = 32'h00000010;
+    assign pw_461 = $unsigned($signed(pw_459) * $signed(w_460));
+    assign pw_462 = pv_458[31:0];
+    assign pw_463 = (pw_461 | pw_462);
+    assign w_464 = 32'h00000001;
+    assign w_465 = {32'h00000000, group_1};
+    assign pv_466 = v13_lid_y;
+    assign pw_467 = w_465[31:0];
+    assign w_468 = 32'h00000010;
+    assign pw_469 = $unsigned($signed(pw_467) * $signed(w_468));
+    assign pw_470 = pv_466[31:0];
+    assign pw_471 = (pw_469 | pw_470);
+    assign w_472 = 64'h0000000000000000;
+    assign pw_473 = pv_458[7:0];
+    assign w_474 = 8'h01;
+    assign pw_475 = (pw_473 + w_474);
+    assign w_476 = 8'h04;
+    assign pw_477 = $unsigned($signed(pw_475) * $signed(w_476));
+    assign pw_478 = {56'h00000000000000, pw_477[7:0]};
+    assign pw_479 = (w_472 + pw_478);
+    assign pw_480 = ((pw_471 ^ 32'h80000000) > (w_456 ^ 32'h80000000));
+    assign w_481 = {32'h00000000, in_base};
+    assign w_482 = arg_width;
+    assign w_483 = 32'hffffffff;
+    assign pw_484 = (pw_471 + w_483);
+    assign pw_485 = pw_484[26:0];
+    assign pw_486 = {5'h00, pw_485[26:0]};
+    assign pw_487 = w_482[26:0];
+    assign pw_488 = {5'h00, pw_487[26:0]};
+    assign pw_489 = $unsigned($signed(pw_486) * $signed(pw_488));
+    assign pw_493 = pq_492[26:0];
+    assign pw_494 = {5'h00, pw_493[26:0]};
+    assign w_495 = 32'h0000001b;
+    assign pw_496 = (pq_492 >> w_495);
+    assign pw_497 = pw_496[4:0];
+    assign pw_498 = (pw_484 >> w_495);
+    assign pw_499 = pw_498[4:0];
+    assign pw_500 = w_482[4:0];
+    assign pw_501 = $unsigned($signed(pw_499) * $signed(pw_500));
+    assign pw_502 = pw_484[4:0];
+    assign pw_503 = (w_482 >> w_495);
+    assign pw_504 = pw_503[4:0];
+    assign pw_505 = $unsigned($signed(pw_502) * $signed(pw_504));
+    assign pw_510 = (pq_507 + pq_509);
+    assign pw_512 = (pw_497 + pq_511);
+    assign pw_513 = {27'h0000000, pw_512[4:0]};
+    assign pw_514 = (pw_513 << w_495);
+    assign pw_515 = (pw_494 | pw_514);
+    assign pw_519 = (pw_515 + pq_518);
+    assign pw_520 = {{32{pw_519[31]}}, pw_519[31:0]};
+    assign w_521 = 64'h0000000000000004;
+    assign pw_522 = $unsigned($signed(pw_520) * $signed(w_521));
+    assign pw_523 = (w_481 + pw_522);
+    assign pld_571 = in_ld_resp_data;
+    assign pv_572 = v8_cond;
+    assign pm_573 = ((1'h1 && pq_570) ? pld_571 : pv_572);
+    assign w_574 = 32'h00000000;
+    assign pm_575 = ((1'h1 && (!pq_570)) ? w_574 : pm_573);
+    assign pwa_623 = (pq_622 >> 64'h0000000000000002);
+    assign pv_624 = v12_lid_x;
+    assign pw_625 = pv_624[7:0];
+    assign w_626 = 8'h01;
+    assign pw_627 = (pw_625 + w_626);
+    assign pw_628 = {56'h00000000000000, pw_627[7:0]};
+    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_526)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_570)) && (!in_ld_resp_valid)));
+    assign w_629 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_550 = v13_lid_y;
-    assign pw_551 = pv_550[7:0];
-    assign w_552 = 8'h10;
-    assign pw_553 = (pw_551 < w_552);
-    assign w_554 = 32'h00000000;
-    assign w_555 = {32'h00000000, group_0};
-    assign pv_556 = v12_lid_x;
-    assign pw_557 = w_555[31:0];
-    assign w_558 = 32'h00000010;
-    assign pw_559 = $unsigned($signed(pw_557) * $signed(w_558));
-    assign pw_560 = pv_556[31:0];
-    assign pw_561 = (pw_559 | pw_560);
-    assign w_562 = 32'h00000001;
-    assign w_563 = {32'h00000000, group_1};
-    assign pv_564 = v13_lid_y;
-    assign pw_565 = w_563[31:0];
-    assign w_566 = 32'h00000010;
-    assign pw_567 = $unsigned($signed(pw_565) * $signed(w_566));
-    assign pw_568 = pv_564[31:0];
-    assign pw_569 = (pw_567 | pw_568);
-    assign w_570 = 64'h0000000000000000;
-    assign w_571 = arg_width;
-    assign pw_572 = pv_564[15:0];
-    assign w_573 = 16'h0003;
-    assign pw_574 = (pw_572 << w_573);
-    assign w_575 = 16'h0006;
-    assign pw_576 = (pw_572 << w_575);
-    assign pw_577 = (pw_574 + pw_576);
-    assign pw_578 = {48'h000000000000, pw_577[15:0]};
-    assign pw_579 = (w_570 + pw_578);
-    assign w_580 = 64'h000000000000008c;
-    assign pw_581 = (pw_579 + w_580);
-    assign w_582 = 32'hffffffff;
-    assign pw_583 = (w_571 + w_582);
-    assign pw_584 = ((pw_561 ^ 32'h80000000) < (pw_583 ^ 32'h80000000));
-    assign w_585 = {32'h00000000, in_base};
-    assign w_586 = arg_width;
-    assign pw_587 = $unsigned($signed(pw_569) * $signed(w_586));
-    assign pw_594 = (pq_590 + pq_593);
-    assign w_595 = 32'h00000001;
-    assign pw_596 = (pw_594 + w_595);
-    assign pw_597 = {{32{pw_596[31]}}, pw_596[31:0]};
-    assign w_598 = 64'h0000000000000004;
-    assign pw_599 = $unsigned($signed(pw_597) * $signed(w_598));
-    assign pw_600 = (w_585 + pw_599);
-    assign pld_648 = in_ld_resp_data;
-    assign pv_649 = v6_cond;
-    assign pm_650 = ((1'h1 && pq_647) ? pld_648 : pv_649);
-    assign w_651 = 32'h00000000;
-    assign pm_652 = ((1'h1 && (!pq_647)) ? w_651 : pm_650);
-    assign pwa_700 = (pq_699 >> 64'h0000000000000002);
-    assign pv_701 = v13_lid_y;
-    assign pw_702 = pv_701[7:0];
-    assign w_703 = 8'h01;
-    assign pw_704 = (pw_702 + w_703);
-    assign pw_705 = {56'h00000000000000, pw_704[7:0]};
-    assign p2_stall = ((((p2_valid[3] && 1'h1) && (1'h1 && pq_603)) && (!in_ld_req_ready)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_647)) && (!in_ld_resp_valid)));
-    assign w_706 = 64'h0000000000000000;
-    assign w_707 = 64'h000000000000000f;
+    assign pv_630 = v13_lid_y;
+    assign pw_631 = pv_630[7:0];
+    assign w_632 = 8'h10;
+    assign pw_633 = (pw_631 < w_632);
+    assign w_634 = 32'h00000000;
+    assign w_635 = {32'h00000000, group_0};
+    assign pv_636 = v12_lid_x;
+    assign pw_637 = w_635[31:0];
+    assign w_638 = 32'h00000010;
+    assign pw_639 = $unsigned($signed(pw_637) * $signed(w_638));
+    assign pw_640 = pv_636[31:0];
+    assign pw_641 = (pw_639 | pw_640);
+    assign w_642 = 32'h00000001;
+    assign w_643 = {32'h00000000, group_1};
+    assign pv_644 = v13_lid_y;
+    assign pw_645 = w_643[31:0];
+    assign w_646 = 32'h00000010;
+    assign pw_647 = $unsigned($signed(pw_645) * $signed(w_646));
+    assign pw_648 = pv_644[31:0];
+    assign pw_649 = (pw_647 | pw_648);
+    assign w_650 = 64'h0000000000000000;
+    assign w_651 = arg_width;
+    assign pw_652 = pv_644[15:0];
+    assign w_653 = 16'h0003;
+    assign pw_654 = (pw_652 << w_653);
+    assign w_655 = 16'h0006;
+    assign pw_656 = (pw_652 << w_655);
+    assign pw_657 = (pw_654 + pw_656);
+    assign pw_658 = {48'h000000000000, pw_657[15:0]};
+    assign pw_659 = (w_650 + pw_658);
+    assign w_660 = 64'h000000000000008c;
+    assign pw_661 = (pw_659 + w_660);
+    assign w_662 = 32'hffffffff;
+    assign pw_663 = (w_651 + w_662);
+    assign pw_664 = ((pw_641 ^ 32'h80000000) < (pw_663 ^ 32'h80000000));
+    assign w_665 = {32'h00000000, in_base};
+    assign w_666 = arg_width;
+    assign pw_667 = pw_649[26:0];
+    assign pw_668 = {5'h00, pw_667[26:0]};
+    assign pw_669 = w_666[26:0];
+    assign pw_670 = {5'h00, pw_669[26:0]};
+    assign pw_671 = $unsigned($signed(pw_668) * $signed(pw_670));
+    assign pw_675 = pq_674[26:0];
+    assign pw_676 = {5'h00, pw_675[26:0]};
+    assign w_677 = 32'h0000001b;
+    assign pw_678 = (pq_674 >> w_677);
+    assign pw_679 = pw_678[4:0];
+    assign pw_680 = (pw_649 >> w_677);
+    assign pw_681 = pw_680[4:0];
+    assign pw_682 = w_666[4:0];
+    assign pw_683 = $unsigned($signed(pw_681) * $signed(pw_682));
+    assign pw_684 = pw_649[4:0];
+    assign pw_685 = (w_666 >> w_677);
+    assign pw_686 = pw_685[4:0];
+    assign pw_687 = $unsigned($signed(pw_684) * $signed(pw_686));
+    assign pw_692 = (pq_689 + pq_691);
+    assign pw_694 = (pw_679 + pq_693);
+    assign pw_695 = {27'h0000000, pw_694[4:0]};
+    assign pw_696 = (pw_695 << w_677);
+    assign pw_697 = (pw_676 | pw_696);
+    assign pw_701 = (pw_697 + pq_700);
+    assign w_702 = 32'h00000001;
+    assign pw_703 = (pw_701 + w_702);
+    assign pw_704 = {{32{pw_703[31]}}, pw_703[31:0]};
+    assign w_705 = 64'h0000000000000004;
+    assign pw_706 = $unsigned($signed(pw_704) * $signed(w_705));
+    assign pw_707 = (w_665 + pw_706);
+    assign pld_757 = in_ld_resp_data;
+    assign pv_758 = v6_cond;
+    assign pm_759 = ((1'h1 && pq_756) ? pld_757 : pv_758);
+    assign w_760 = 32'h00000000;
+    assign pm_761 = ((1'h1 && (!pq_756)) ? w_760 : pm_759);
+    assign pwa_810 = (pq_809 >> 64'h0000000000000002);
+    assign pv_811 = v13_lid_y;
+    assign pw_812 = pv_811[7:0];
+    assign w_813 = 8'h01;
+    assign pw_814 = (pw_812 + w_813);
+    assign pw_815 = {56'h00000000000000, pw_814[7:0]};
+    assign p2_stall = ((((p2_valid[4] && 1'h1) && (1'h1 && pq_712)) && (!in_ld_req_ready)) || (((p2_valid[48] && 1'h1) && (1'h1 && pq_756)) && (!in_ld_resp_valid)));
+    assign w_816 = 64'h0000000000000000;
+    assign w_817 = 64'h000000000000000f;
     assign p1_en = (!p1_stall);
-    assign pv_708 = v13_lid_y;
-    assign pw_709 = pv_708[7:0];
-    assign w_710 = 8'h10;
-    assign pw_711 = (pw_709 < w_710);
-    assign w_712 = 32'h00000000;
-    assign w_713 = {32'h00000000, group_0};
-    assign pv_714 = v12_lid_x;
-    assign pw_715 = w_713[31:0];
-    assign w_716 = 32'h00000010;
-    assign pw_717 = $unsigned($signed(pw_715) * $signed(w_716));
-    assign pw_718 = pv_714[31:0];
-    assign pw_719 = (pw_717 | pw_718);
-    assign w_720 = 32'h00000001;
-    assign w_721 = {32'h00000000, group_1};
-    assign pv_722 = v13_lid_y;
-    assign pw_723 = w_721[31:0];
-    assign w_724 = 32'h00000010;
-    assign pw_725 = $unsigned($signed(pw_723) * $signed(w_724));
-    assign pw_726 = pv_722[31:0];
-    assign pw_727 = (pw_725 | pw_726);
-    assign w_728 = 64'h0000000000000000;
-    assign pw_729 = pv_722[15:0];
-    assign w_730 = 16'h0003;
-    assign pw_731 = (pw_729 << w_730);
-    assign w_732 = 16'h0006;
-    assign pw_733 = (pw_729 << w_732);
-    assign pw_734 = (pw_731 + pw_733);
-    assign w_735 = 16'h0048;
-    assign pw_736 = (pw_734 + w_735);
-    assign pw_737 = {48'h000000000000, pw_736[15:0]};
-    assign pw_738 = (w_728 + pw_737);
-    assign pw_739 = ((pw_719 ^ 32'h80000000) > (w_712 ^ 32'h80000000));
-    assign w_740 = {32'h00000000, in_base};
-    assign w_741 = arg_width;
-    assign pw_742 = $unsigned($signed(pw_727) * $signed(w_741));
-    assign pw_749 = (pq_745 + pq_748);
-    assign w_750 = 32'h00000001;
-    assign pw_751 = (pw_749 - w_750);
-    assign pw_752 = {{32{pw_751[31]}}, pw_751[31:0]};
-    assign w_753 = 64'h0000000000000004;
-    assign pw_754 = $unsigned($signed(pw_752) * $signed(w_753));
-    assign pw_755 = (w_740 + pw_754);
-    assign pld_803 = in_ld_resp_data;
-    assign pv_804 = v4_cond;
-    assign pm_805 = ((1'h1 && pq_802) ? pld_803 : pv_804);
-    assign w_806 = 32'h00000000;
-    assign pm_807 = ((1'h1 && (!pq_802)) ? w_806 : pm_805);
-    assign pwa_855 = (pq_854 >> 64'h0000000000000002);
-    assign pv_856 = v13_lid_y;
-    assign pw_857 = pv_856[7:0];
-    assign w_858 = 8'h01;
-    assign pw_859 = (pw_857 + w_858);
-    assign pw_860 = {56'h00000000000000, pw_859[7:0]};
-    assign p1_stall = ((((p1_valid[3] && 1'h1) && (1'h1 && pq_758)) && (!in_ld_req_ready)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_802)) && (!in_ld_resp_valid)));
-    assign w_861 = 64'h0000000000000000;
+    assign pv_818 = v13_lid_y;
+    assign pw_819 = pv_818[7:0];
+    assign w_820 = 8'h10;
+    assign pw_821 = (pw_819 < w_820);
+    assign w_822 = 32'h00000000;
+    assign w_823 = {32'h00000000, group_0};
+    assign pv_824 = v12_lid_x;
+    assign pw_825 = w_823[31:0];
+    assign w_826 = 32'h00000010;
+    assign pw_827 = $unsigned($signed(pw_825) * $signed(w_826));
+    assign pw_828 = pv_824[31:0];
+    assign pw_829 = (pw_827 | pw_828);
+    assign w_830 = 32'h00000001;
+    assign w_831 = {32'h00000000, group_1};
+    assign pv_832 = v13_lid_y;
+    assign pw_833 = w_831[31:0];
+    assign w_834 = 32'h00000010;
+    assign pw_835 = $unsigned($signed(pw_833) * $signed(w_834));
+    assign pw_836 = pv_832[31:0];
+    assign pw_837 = (pw_835 | pw_836);
+    assign w_838 = 64'h0000000000000000;
+    assign pw_839 = pv_832[15:0];
+    assign w_840 = 16'h0003;
+    assign pw_841 = (pw_839 << w_840);
+    assign w_842 = 16'h0006;
+    assign pw_843 = (pw_839 << w_842);
+    assign pw_844 = (pw_841 + pw_843);
+    assign w_845 = 16'h0048;
+    assign pw_846 = (pw_844 + w_845);
+    assign pw_847 = {48'h000000000000, pw_846[15:0]};
+    assign pw_848 = (w_838 + pw_847);
+    assign pw_849 = ((pw_829 ^ 32'h80000000) > (w_822 ^ 32'h80000000));
+    assign w_850 = {32'h00000000, in_base};
+    assign w_851 = arg_width;
+    assign pw_852 = pw_837[26:0];
+    assign pw_853 = {5'h00, pw_852[26:0]};
+    assign pw_854 = w_851[26:0];
+    assign pw_855 = {5'h00, pw_854[26:0]};
+    assign pw_856 = $unsigned($signed(pw_853) * $signed(pw_855));
+    assign pw_860 = pq_859[26:0];
+    assign pw_861 = {5'h00, pw_860[26:0]};
+    assign w_862 = 32'h0000001b;
+    assign pw_863 = (pq_859 >> w_862);
+    assign pw_864 = pw_863[4:0];
+    assign pw_865 = (pw_837 >> w_862);
+    assign pw_866 = pw_865[4:0];
+    assign pw_867 = w_851[4:0];
+    assign pw_868 = $unsigned($signed(pw_866) * $signed(pw_867));
+    assign pw_869 = pw_837[4:0];
+    assign pw_870 = (w_851 >> w_862);
+    assign pw_871 = pw_870[4:0];
+    assign pw_872 = $unsigned($signed(pw_869) * $signed(pw_871));
+    assign pw_877 = (pq_874 + pq_876);
+    assign pw_879 = (pw_864 + pq_878);
+    assign pw_880 = {27'h0000000, pw_879[4:0]};
+    assign pw_881 = (pw_880 << w_862);
+    assign pw_882 = (pw_861 | pw_881);
+    assign pw_886 = (pw_882 + pq_885);
+    assign w_887 = 32'hffffffff;
+    assign pw_888 = (pw_886 + w_887);
+    assign pw_889 = {{32{pw_888[31]}}, pw_888[31:0]};
+    assign w_890 = 64'h0000000000000004;
+    assign pw_891 = $unsigned($signed(pw_889) * $signed(w_890));
+    assign pw_892 = (w_850 + pw_891);
+    assign pld_942 = in_ld_resp_data;
+    assign pv_943 = v4_cond;
+    assign pm_944 = ((1'h1 && pq_941) ? pld_942 : pv_943);
+    assign w_945 = 32'h00000000;
+    assign pm_946 = ((1'h1 && (!pq_941)) ? w_945 : pm_944);
+    assign pwa_995 = (pq_994 >> 64'h0000000000000002);
+    assign pv_996 = v13_lid_y;
+    assign pw_997 = pv_996[7:0];
+    assign w_998 = 8'h01;
+    assign pw_999 = (pw_997 + w_998);
+    assign pw_1000 = {56'h00000000000000, pw_999[7:0]};
+    assign p1_stall = ((((p1_valid[4] && 1'h1) && (1'h1 && pq_897)) && (!in_ld_req_ready)) || (((p1_valid[48] && 1'h1) && (1'h1 && pq_941)) && (!in_ld_resp_valid)));
+    assign w_1001 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_862 = v13_lid_y;
-    assign pw_863 = pv_862[7:0];
-    assign w_864 = 8'h10;
-    assign pw_865 = (pw_863 < w_864);
-    assign w_866 = 32'h00000000;
-    assign w_867 = {32'h00000000, group_0};
-    assign pv_868 = v12_lid_x;
-    assign w_869 = 32'h00000001;
-    assign w_870 = {32'h00000000, group_1};
-    assign pv_871 = v13_lid_y;
-    assign w_872 = 64'h0000000000000000;
-    assign w_873 = {32'h00000000, in_base};
-    assign w_874 = arg_width;
-    assign pw_875 = w_867[31:0];
-    assign w_876 = 32'h00000010;
-    assign pw_877 = $unsigned($signed(pw_875) * $signed(w_876));
-    assign pw_878 = pv_868[31:0];
-    assign pw_879 = (pw_877 | pw_878);
-    assign pw_880 = w_870[31:0];
-    assign w_881 = 32'h00000010;
-    assign pw_882 = $unsigned($signed(pw_880) * $signed(w_881));
-    assign pw_883 = pv_871[31:0];
-    assign pw_884 = (pw_882 | pw_883);
-    assign pw_885 = $unsigned($signed(pw_884) * $signed(w_874));
-    assign pw_892 = (pq_888 + pq_891);
-    assign pw_893 = {{32{pw_892[31]}}, pw_892[31:0]};
-    assign w_894 = 64'h0000000000000004;
-    assign pw_895 = $unsigned($signed(pw_893) * $signed(w_894));
-    assign pw_896 = (w_873 + pw_895);
-    assign pld_897 = in_ld_resp_data;
-    assign pw_898 = pv_871[15:0];
-    assign w_899 = 16'h0003;
-    assign pw_900 = (pw_898 << w_899);
-    assign w_901 = 16'h0006;
-    assign pw_902 = (pw_898 << w_901);
-    assign pw_903 = (pw_900 + pw_902);
-    assign w_904 = 16'h0048;
-    assign pw_905 = (pw_903 + w_904);
-    assign pw_906 = {48'h000000000000, pw_905[15:0]};
-    assign pw_907 = (w_872 + pw_906);
-    assign pw_908 = pv_868[7:0];
-    assign w_909 = 8'h04;
-    assign pw_910 = $unsigned($signed(pw_908) * $signed(w_909));
-    assign pw_911 = (pw_910 + w_909);
-    assign pw_912 = {56'h00000000000000, pw_911[7:0]};
-    assign pw_913 = (pw_907 + pw_912);
-    assign pwa_961 = (pq_960 >> 64'h0000000000000002);
-    assign pv_962 = v12_lid_x;
-    assign pw_963 = pv_962[7:0];
-    assign w_964 = 8'h01;
-    assign pw_965 = (pw_963 + w_964);
-    assign w_966 = 8'h10;
-    assign pw_967 = (pw_965 == w_966);
-    assign w_968 = 8'h00;
-    assign pw_969 = (pw_967 ? w_968 : pw_965);
-    assign pw_970 = {56'h00000000000000, pw_969[7:0]};
-    assign pv_971 = v13_lid_y;
-    assign pw_972 = pv_971[7:0];
-    assign pw_973 = (pw_972 + w_964);
-    assign pw_974 = (pw_967 ? pw_973 : pw_972);
-    assign pw_975 = {56'h00000000000000, pw_974[7:0]};
+    assign pv_1002 = v13_lid_y;
+    assign pw_1003 = pv_1002[7:0];
+    assign w_1004 = 8'h10;
+    assign pw_1005 = (pw_1003 < w_1004);
+    assign w_1006 = 32'h00000000;
+    assign w_1007 = {32'h00000000, group_0};
+    assign pv_1008 = v12_lid_x;
+    assign w_1009 = 32'h00000001;
+    assign w_1010 = {32'h00000000, group_1};
+    assign pv_1011 = v13_lid_y;
+    assign w_1012 = 64'h0000000000000000;
+    assign w_1013 = {32'h00000000, in_base};
+    assign w_1014 = arg_width;
+    assign pw_1015 = w_1007[31:0];
+    assign w_1016 = 32'h00000010;
+    assign pw_1017 = $unsigned($signed(pw_1015) * $signed(w_1016));
+    assign pw_1018 = pv_1008[31:0];
+    assign pw_1019 = (pw_1017 | pw_1018);
+    assign pw_1020 = w_1010[31:0];
+    assign w_1021 = 32'h00000010;
+    assign pw_1022 = $unsigned($signed(pw_1020) * $signed(w_1021));
+    assign pw_1023 = pv_1011[31:0];
+    assign pw_1024 = (pw_1022 | pw_1023);
+    assign pw_1025 = pw_1024[26:0];
+    assign pw_1026 = {5'h00, pw_1025[26:0]};
+    assign pw_1027 = w_1014[26:0];
+    assign pw_1028 = {5'h00, pw_1027[26:0]};
+    assign pw_1029 = $unsigned($signed(pw_1026) * $signed(pw_1028));
+    assign pw_1033 = pq_1032[26:0];
+    assign pw_1034 = {5'h00, pw_1033[26:0]};
+    assign w_1035 = 32'h0000001b;
+    assign pw_1036 = (pq_1032 >> w_1035);
+    assign pw_1037 = pw_1036[4:0];
+    assign pw_1038 = (pw_1024 >> w_1035);
+    assign pw_1039 = pw_1038[4:0];
+    assign pw_1040 = w_1014[4:0];
+    assign pw_1041 = $unsigned($signed(pw_1039) * $signed(pw_1040));
+    assign pw_1042 = pw_1024[4:0];
+    assign pw_1043 = (w_1014 >> w_1035);
+    assign pw_1044 = pw_1043[4:0];
+    assign pw_1045 = $unsigned($signed(pw_1042) * $signed(pw_1044));
+    assign pw_1050 = (pq_1047 + pq_1049);
+    assign pw_1052 = (pw_1037 + pq_1051);
+    assign pw_1053 = {27'h0000000, pw_1052[4:0]};
+    assign pw_1054 = (pw_1053 << w_1035);
+    assign pw_1055 = (pw_1034 | pw_1054);
+    assign pw_1059 = (pq_1058 + pw_1055);
+    assign pw_1060 = {{32{pw_1059[31]}}, pw_1059[31:0]};
+    assign w_1061 = 64'h0000000000000004;
+    assign pw_1062 = $unsigned($signed(pw_1060) * $signed(w_1061));
+    assign pw_1063 = (w_1013 + pw_1062);
+    assign pld_1064 = in_ld_resp_data;
+    assign pw_1065 = pv_1011[15:0];
+    assign w_1066 = 16'h0003;
+    assign pw_1067 = (pw_1065 << w_1066);
+    assign w_1068 = 16'h0006;
+    assign pw_1069 = (pw_1065 << w_1068);
+    assign pw_1070 = (pw_1067 + pw_1069);
+    assign w_1071 = 16'h0048;
+    assign pw_1072 = (pw_1070 + w_1071);
+    assign pw_1073 = {48'h000000000000, pw_1072[15:0]};
+    assign pw_1074 = (w_1012 + pw_1073);
+    assign pw_1075 = pv_1008[7:0];
+    assign w_1076 = 8'h04;
+    assign pw_1077 = $unsigned($signed(pw_1075) * $signed(w_1076));
+    assign pw_1078 = (pw_1077 + w_1076);
+    assign pw_1079 = {56'h00000000000000, pw_1078[7:0]};
+    assign pw_1080 = (pw_1074 + pw_1079);
+    assign pwa_1128 = (pq_1127 >> 64'h0000000000000002);
+    assign pv_1129 = v12_lid_x;
+    assign pw_1130 = pv_1129[7:0];
+    assign w_1131 = 8'h01;
+    assign pw_1132 = (pw_1130 + w_1131);
+    assign w_1133 = 8'h10;
+    assign pw_1134 = (pw_1132 == w_1133);
+    assign w_1135 = 8'h00;
+    assign pw_1136 = (pw_1134 ? w_1135 : pw_1132);
+    assign pw_1137 = {56'h00000000000000, pw_1136[7:0]};
+    assign pv_1138 = v13_lid_y;
+    assign pw_1139 = pv_1138[7:0];
+    assign pw_1140 = (pw_1139 + w_1131);
+    assign pw_1141 = (pw_1134 ? pw_1140 : pw_1139);
+    assign pw_1142 = {56'h00000000000000, pw_1141[7:0]};
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_976 = 64'h0000000000000000;
+    assign w_1143 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1658,11 +1956,11 @@ module stencil2d_datapath (
             p3_admit <= 1'h0;
             p3_go <= 1'h0;
             p3_drain <= 6'h00;
-            p2_valid <= 49'h0000000000000;
+            p2_valid <= 50'h0000000000000;
             p2_admit <= 1'h0;
             p2_go <= 1'h0;
             p2_drain <= 6'h00;
-            p1_valid <= 49'h0000000000000;
+            p1_valid <= 50'h0000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
             p1_drain <= 6'h00;
@@ -1695,43 +1993,44 @@ module stencil2d_datapath (
             if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_55 <= fov_54;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_54 <= fov_53;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_55 <= pd_54;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_56 <= pd_55;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_57 <= pd_56;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_58 <= pd_57;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_72 <= fov_71;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_71 <= fov_70;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_72 <= pd_71;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_73 <= pd_72;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_74 <= pd_73;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_75 <= pd_74;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_76 <= pd_75;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_77 <= pd_76;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_99 <= fov_98;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_98 <= fov_97;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_99 <= pd_98;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_100 <= pd_99;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_101 <= pd_100;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_102 <= pd_101;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_103 <= pd_102;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_104 <= pd_103;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_126 <= fov_125;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_125 <= fov_124;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_126 <= pd_125;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_127 <= pd_126;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_128 <= pd_127;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_129 <= pd_128;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_130 <= pd_129;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_131 <= pd_130;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_136 <= fov_135;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_135 <= fov_134;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_136 <= pd_135;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_137 <= pd_136;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_138 <= pd_137;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_139 <= pd_138;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_144 <= fov_143;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_143 <= fov_142;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_144 <= pd_143;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_145 <= pd_144;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_146 <= pd_145;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_147 <= pd_146;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_148 <= pd_147;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_149 <= pd_148;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v12_lid_x <= pw_235;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_y <= pw_240;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v12_lid_x <= pw_261;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_y <= pw_266;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_23 <= pv_7;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_30 <= pw_22;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= pw_31;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_29 <= pw_22;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_31 <= pw_30;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= pq_31;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_33 <= pq_32;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_34 <= pq_33;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_35 <= pq_34;  // stencil2d_local.cl:7:6
@@ -1748,32 +2047,32 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_46 <= pq_45;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_47 <= pq_46;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_48 <= pq_47;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_49 <= pq_48;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_80 <= pq_30;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_79 <= pq_29;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_80 <= pq_79;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_81 <= pq_80;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_82 <= pq_81;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_83 <= pq_82;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_84 <= pq_83;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_85 <= pq_84;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_87 <= pw_29;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_86 <= pw_28;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_87 <= pq_86;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_88 <= pq_87;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_89 <= pq_88;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_90 <= pq_89;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_91 <= pq_90;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_92 <= pq_91;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_107 <= pq_85;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_106 <= pq_84;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_107 <= pq_106;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_108 <= pq_107;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_109 <= pq_108;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_110 <= pq_109;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_111 <= pq_110;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_112 <= pq_111;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_114 <= pq_92;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_113 <= pq_91;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_114 <= pq_113;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_115 <= pq_114;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_116 <= pq_115;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_117 <= pq_116;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_118 <= pq_117;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_119 <= pq_118;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_156 <= pq_23;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_155 <= pq_23;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_156 <= pq_155;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_157 <= pq_156;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_158 <= pq_157;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_159 <= pq_158;  // stencil2d_local.cl:7:6
@@ -1801,8 +2100,8 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_181 <= pq_180;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_182 <= pq_181;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_183 <= pq_182;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_184 <= pq_183;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pv_10;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_189 <= pv_10;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pq_189;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_191 <= pq_190;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_192 <= pq_191;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_193 <= pq_192;  // stencil2d_local.cl:7:6
@@ -1828,82 +2127,43 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_213 <= pq_212;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_214 <= pq_213;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_215 <= pq_214;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_216 <= pq_215;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_220 <= pw_219;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_221 <= pq_220;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_222 <= pq_221;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_223 <= pw_222;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_224 <= pq_223;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_225 <= pq_224;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_239 <= pw_234;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_240 <= pq_239;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_241 <= pw_238;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_242 <= pq_241;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_244 <= pw_243;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_drain <= ((p5_valid[0] && pw_4) ? 7'h4a : ((p5_drain == 7'h00) ? 7'h00 : (p5_drain - 7'h01)));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && ((((!p5_admit) && (!p5_valid[0])) && (p5_drain == 7'h00)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v12_lid_x <= w_241;
-            if ((state == 16'h0006)) v13_lid_y <= w_241;
+            if ((state == 16'h0006)) v12_lid_x <= w_267;
+            if ((state == 16'h0006)) v13_lid_y <= w_267;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && 1'h1)) p4_valid <= (p4_valid | 49'h0000000000001);  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) p4_admit <= 1'h1;  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_245;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v0_gx <= pw_253;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v1_gy <= pw_261;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v11_tmp <= pw_272;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_343;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_245) && p4_en))) v12_lid_x <= pw_396;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_281 <= pw_280;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_282 <= pq_281;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_283 <= pq_282;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_284 <= pw_253;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_285 <= pq_284;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_286 <= pq_285;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_292 <= pw_275;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_293 <= pq_292;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_294 <= pq_293;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_295 <= pq_294;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_296 <= pq_295;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_297 <= pq_296;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_298 <= pq_297;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_299 <= pq_298;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_300 <= pq_299;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_301 <= pq_300;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_302 <= pq_301;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_303 <= pq_302;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_304 <= pq_303;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_305 <= pq_304;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_306 <= pq_305;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_307 <= pq_306;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_308 <= pq_307;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_309 <= pq_308;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_310 <= pq_309;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_311 <= pq_310;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_271;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v0_gx <= pw_279;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v1_gy <= pw_287;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v11_tmp <= pw_298;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_396;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v12_lid_x <= pw_449;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_311 <= pw_310;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_312 <= pq_311;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_313 <= pq_312;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_314 <= pq_313;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_315 <= pq_314;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_316 <= pq_315;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_317 <= pq_316;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_318 <= pq_317;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_319 <= pq_318;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_320 <= pq_319;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_321 <= pq_320;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_322 <= pq_321;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_323 <= pq_322;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_324 <= pq_323;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_325 <= pq_324;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_326 <= pq_325;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_327 <= pq_326;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_327 <= pw_322;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_328 <= pq_327;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_329 <= pq_328;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_329 <= pw_326;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_330 <= pq_329;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_331 <= pq_330;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_332 <= pq_331;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_333 <= pq_332;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_334 <= pq_333;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_335 <= pq_334;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_336 <= pq_335;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pq_336;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_332 <= pw_331;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pw_279;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_338 <= pq_337;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pw_272;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pq_344;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_339 <= pq_338;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pw_301;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_346 <= pq_345;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_347 <= pq_346;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_348 <= pq_347;  // stencil2d_local.cl:23:5
@@ -1949,104 +2209,82 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_388 <= pq_387;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_389 <= pq_388;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_390 <= pq_389;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_245), (p4_admit && ((!(p4_valid[0] && (!pw_245))) || 1'h0))};  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_245) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_245))) || 1'h0));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_391 <= pq_390;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_397 <= pw_298;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_398 <= pq_397;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_399 <= pq_398;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_400 <= pq_399;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_401 <= pq_400;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_402 <= pq_401;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_403 <= pq_402;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_404 <= pq_403;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_405 <= pq_404;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_406 <= pq_405;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_407 <= pq_406;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_408 <= pq_407;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_409 <= pq_408;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_410 <= pq_409;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_411 <= pq_410;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_412 <= pq_411;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_413 <= pq_412;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_414 <= pq_413;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_415 <= pq_414;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_416 <= pq_415;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_417 <= pq_416;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_418 <= pq_417;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_419 <= pq_418;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_420 <= pq_419;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_421 <= pq_420;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_422 <= pq_421;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_423 <= pq_422;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_424 <= pq_423;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_425 <= pq_424;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_426 <= pq_425;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_427 <= pq_426;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_428 <= pq_427;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_429 <= pq_428;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_430 <= pq_429;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_431 <= pq_430;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_432 <= pq_431;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_433 <= pq_432;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_434 <= pq_433;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_435 <= pq_434;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_436 <= pq_435;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_437 <= pq_436;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_438 <= pq_437;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_439 <= pq_438;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_440 <= pq_439;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_441 <= pq_440;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_442 <= pq_441;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_443 <= pq_442;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_271), (p4_admit && ((!(p4_valid[0] && (!pw_271))) || 1'h0))};  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_271) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_271))) || 1'h0));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
-            if ((state == 16'h0009)) v12_lid_x <= w_397;
-            if ((state == 16'h0009)) v13_lid_y <= w_398;
+            if ((state == 16'h0009)) v12_lid_x <= w_450;
+            if ((state == 16'h0009)) v13_lid_y <= w_451;
             if ((state == 16'h0009)) state <= 16'h0007;
             if (((state == 16'h000a) && 1'h1)) p3_valid <= (p3_valid | 49'h0000000000001);  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_402;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v0_gx <= pw_410;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v1_gy <= pw_418;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v9_tmp <= pw_426;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_495;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_402) && p3_en))) v12_lid_x <= pw_548;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_433 <= pw_432;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_434 <= pq_433;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_435 <= pq_434;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_436 <= pw_410;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_437 <= pq_436;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_438 <= pq_437;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_444 <= pw_427;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_445 <= pq_444;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_446 <= pq_445;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_447 <= pq_446;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_448 <= pq_447;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_449 <= pq_448;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_450 <= pq_449;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_451 <= pq_450;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_452 <= pq_451;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_453 <= pq_452;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_454 <= pq_453;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_455 <= pq_454;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_456 <= pq_455;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_457 <= pq_456;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_458 <= pq_457;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_459 <= pq_458;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_460 <= pq_459;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_461 <= pq_460;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_462 <= pq_461;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_463 <= pq_462;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_464 <= pq_463;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_465 <= pq_464;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_466 <= pq_465;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_467 <= pq_466;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_468 <= pq_467;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_469 <= pq_468;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_470 <= pq_469;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_471 <= pq_470;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_472 <= pq_471;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_473 <= pq_472;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_474 <= pq_473;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_475 <= pq_474;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_476 <= pq_475;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_477 <= pq_476;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_478 <= pq_477;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_479 <= pq_478;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_480 <= pq_479;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_481 <= pq_480;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_482 <= pq_481;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_483 <= pq_482;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_484 <= pq_483;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_485 <= pq_484;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_486 <= pq_485;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_487 <= pq_486;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_488 <= pq_487;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_489 <= pq_488;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_490 <= pq_489;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_496 <= pw_426;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_497 <= pq_496;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_498 <= pq_497;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_499 <= pq_498;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_500 <= pq_499;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_501 <= pq_500;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_502 <= pq_501;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_503 <= pq_502;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_504 <= pq_503;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_505 <= pq_504;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_506 <= pq_505;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_455;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v0_gx <= pw_463;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v1_gy <= pw_471;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v9_tmp <= pw_479;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_575;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v12_lid_x <= pw_628;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_490 <= pw_489;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_491 <= pq_490;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_492 <= pq_491;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_506 <= pw_501;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_507 <= pq_506;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_508 <= pq_507;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_508 <= pw_505;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_509 <= pq_508;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_510 <= pq_509;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_511 <= pq_510;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_512 <= pq_511;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_513 <= pq_512;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_514 <= pq_513;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_515 <= pq_514;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_516 <= pq_515;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_511 <= pw_510;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_516 <= pw_463;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_517 <= pq_516;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_518 <= pq_517;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_519 <= pq_518;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_520 <= pq_519;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_521 <= pq_520;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_522 <= pq_521;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_523 <= pq_522;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_524 <= pq_523;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_524 <= pw_480;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_525 <= pq_524;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_526 <= pq_525;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_527 <= pq_526;  // stencil2d_local.cl:21:5
@@ -2065,343 +2303,440 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_540 <= pq_539;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_541 <= pq_540;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_542 <= pq_541;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_402), (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0))};  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_402) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_402))) || 1'h0));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_543 <= pq_542;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_544 <= pq_543;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_545 <= pq_544;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_546 <= pq_545;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_547 <= pq_546;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_548 <= pq_547;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_549 <= pq_548;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_550 <= pq_549;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_551 <= pq_550;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_552 <= pq_551;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_553 <= pq_552;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_554 <= pq_553;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_555 <= pq_554;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_556 <= pq_555;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_557 <= pq_556;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_558 <= pq_557;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_559 <= pq_558;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_560 <= pq_559;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_561 <= pq_560;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_562 <= pq_561;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_563 <= pq_562;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_564 <= pq_563;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_565 <= pq_564;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_566 <= pq_565;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_567 <= pq_566;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_568 <= pq_567;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_569 <= pq_568;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_570 <= pq_569;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_576 <= pw_479;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_577 <= pq_576;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_578 <= pq_577;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_579 <= pq_578;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_580 <= pq_579;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_581 <= pq_580;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_582 <= pq_581;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_583 <= pq_582;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_584 <= pq_583;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_585 <= pq_584;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_586 <= pq_585;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_587 <= pq_586;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_588 <= pq_587;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_589 <= pq_588;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_590 <= pq_589;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_591 <= pq_590;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_592 <= pq_591;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_593 <= pq_592;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_594 <= pq_593;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_595 <= pq_594;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_596 <= pq_595;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_597 <= pq_596;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_598 <= pq_597;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_599 <= pq_598;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_600 <= pq_599;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_601 <= pq_600;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_602 <= pq_601;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_603 <= pq_602;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_604 <= pq_603;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_605 <= pq_604;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_606 <= pq_605;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_607 <= pq_606;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_608 <= pq_607;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_609 <= pq_608;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_610 <= pq_609;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_611 <= pq_610;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_612 <= pq_611;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_613 <= pq_612;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_614 <= pq_613;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_615 <= pq_614;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_616 <= pq_615;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_617 <= pq_616;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_618 <= pq_617;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_619 <= pq_618;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_620 <= pq_619;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_621 <= pq_620;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_622 <= pq_621;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_455), (p3_admit && ((!(p3_valid[0] && (!pw_455))) || 1'h0))};  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_455) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_455))) || 1'h0));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
-            if ((state == 16'h000c)) v12_lid_x <= w_549;
-            if ((state == 16'h000c)) v13_lid_y <= w_549;
+            if ((state == 16'h000c)) v12_lid_x <= w_629;
+            if ((state == 16'h000c)) v13_lid_y <= w_629;
             if ((state == 16'h000c)) state <= 16'h000a;
-            if (((state == 16'h000d) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // stencil2d_local.cl:19:5
+            if (((state == 16'h000d) && 1'h1)) p2_valid <= (p2_valid | 50'h0000000000001);  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) p2_admit <= 1'h1;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_553;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v0_gx <= pw_561;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v1_gy <= pw_569;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v7_tmp <= pw_581;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && ((p2_valid[47] && 1'h1) && p2_en))) v6_cond <= pm_652;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_553) && p2_en))) v13_lid_y <= pw_705;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_588 <= pw_587;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_589 <= pq_588;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_590 <= pq_589;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_591 <= pw_561;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_592 <= pq_591;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_593 <= pq_592;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_601 <= pw_584;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_602 <= pq_601;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_603 <= pq_602;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_604 <= pq_603;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_605 <= pq_604;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_606 <= pq_605;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_607 <= pq_606;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_608 <= pq_607;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_609 <= pq_608;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_610 <= pq_609;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_611 <= pq_610;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_612 <= pq_611;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_613 <= pq_612;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_614 <= pq_613;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_615 <= pq_614;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_616 <= pq_615;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_617 <= pq_616;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_618 <= pq_617;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_619 <= pq_618;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_620 <= pq_619;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_621 <= pq_620;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_622 <= pq_621;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_623 <= pq_622;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_624 <= pq_623;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_625 <= pq_624;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_626 <= pq_625;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_627 <= pq_626;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_628 <= pq_627;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_629 <= pq_628;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_630 <= pq_629;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_631 <= pq_630;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_632 <= pq_631;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_633 <= pq_632;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_634 <= pq_633;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_635 <= pq_634;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_636 <= pq_635;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_637 <= pq_636;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_638 <= pq_637;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_639 <= pq_638;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_640 <= pq_639;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_641 <= pq_640;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_642 <= pq_641;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_643 <= pq_642;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_644 <= pq_643;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_645 <= pq_644;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_646 <= pq_645;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_647 <= pq_646;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_653 <= pw_581;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_654 <= pq_653;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_655 <= pq_654;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_656 <= pq_655;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_657 <= pq_656;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_658 <= pq_657;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_659 <= pq_658;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_660 <= pq_659;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_661 <= pq_660;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_662 <= pq_661;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_663 <= pq_662;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_664 <= pq_663;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_665 <= pq_664;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_666 <= pq_665;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_667 <= pq_666;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_668 <= pq_667;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_669 <= pq_668;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_670 <= pq_669;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_671 <= pq_670;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_672 <= pq_671;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_633;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v0_gx <= pw_641;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v1_gy <= pw_649;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v7_tmp <= pw_661;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && ((p2_valid[48] && 1'h1) && p2_en))) v6_cond <= pm_761;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v13_lid_y <= pw_815;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_672 <= pw_671;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_673 <= pq_672;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_674 <= pq_673;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_675 <= pq_674;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_676 <= pq_675;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_677 <= pq_676;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_678 <= pq_677;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_679 <= pq_678;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_680 <= pq_679;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_681 <= pq_680;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_682 <= pq_681;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_683 <= pq_682;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_684 <= pq_683;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_685 <= pq_684;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_686 <= pq_685;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_687 <= pq_686;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_688 <= pq_687;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_688 <= pw_683;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_689 <= pq_688;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_690 <= pq_689;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_690 <= pw_687;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_691 <= pq_690;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_692 <= pq_691;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_693 <= pq_692;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_694 <= pq_693;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_695 <= pq_694;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_696 <= pq_695;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_697 <= pq_696;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_698 <= pq_697;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_693 <= pw_692;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_698 <= pw_641;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_699 <= pq_698;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_553), (p2_admit && ((!(p2_valid[0] && (!pw_553))) || 1'h0))};  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_553) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_553))) || 1'h0));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_700 <= pq_699;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_708 <= pw_707;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_709 <= pw_664;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_710 <= pq_709;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_711 <= pq_710;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_712 <= pq_711;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_713 <= pq_712;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_714 <= pq_713;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_715 <= pq_714;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_716 <= pq_715;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_717 <= pq_716;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_718 <= pq_717;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_719 <= pq_718;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_720 <= pq_719;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_721 <= pq_720;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_722 <= pq_721;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_723 <= pq_722;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_724 <= pq_723;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_725 <= pq_724;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_726 <= pq_725;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_727 <= pq_726;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_728 <= pq_727;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_729 <= pq_728;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_730 <= pq_729;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_731 <= pq_730;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_732 <= pq_731;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_733 <= pq_732;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_734 <= pq_733;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_735 <= pq_734;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_736 <= pq_735;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_737 <= pq_736;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_738 <= pq_737;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_739 <= pq_738;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_740 <= pq_739;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_741 <= pq_740;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_742 <= pq_741;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_743 <= pq_742;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_744 <= pq_743;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_745 <= pq_744;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_746 <= pq_745;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_747 <= pq_746;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_748 <= pq_747;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_749 <= pq_748;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_750 <= pq_749;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_751 <= pq_750;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_752 <= pq_751;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_753 <= pq_752;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_754 <= pq_753;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_755 <= pq_754;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_756 <= pq_755;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_762 <= pw_661;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_763 <= pq_762;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_764 <= pq_763;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_765 <= pq_764;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_766 <= pq_765;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_767 <= pq_766;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_768 <= pq_767;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_769 <= pq_768;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_770 <= pq_769;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_771 <= pq_770;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_772 <= pq_771;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_773 <= pq_772;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_774 <= pq_773;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_775 <= pq_774;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_776 <= pq_775;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_777 <= pq_776;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_778 <= pq_777;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_779 <= pq_778;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_780 <= pq_779;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_781 <= pq_780;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_782 <= pq_781;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_783 <= pq_782;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_784 <= pq_783;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_785 <= pq_784;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_786 <= pq_785;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_787 <= pq_786;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_788 <= pq_787;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_789 <= pq_788;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_790 <= pq_789;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_791 <= pq_790;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_792 <= pq_791;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_793 <= pq_792;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_794 <= pq_793;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_795 <= pq_794;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_796 <= pq_795;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_797 <= pq_796;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_798 <= pq_797;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_799 <= pq_798;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_800 <= pq_799;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_801 <= pq_800;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_802 <= pq_801;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_803 <= pq_802;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_804 <= pq_803;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_805 <= pq_804;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_806 <= pq_805;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_807 <= pq_806;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_808 <= pq_807;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_809 <= pq_808;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_633), (p2_admit && ((!(p2_valid[0] && (!pw_633))) || 1'h0))};  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_633) ? 6'h31 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_633))) || 1'h0));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && ((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
-            if ((state == 16'h000f)) v13_lid_y <= w_706;
-            if ((state == 16'h000f)) v12_lid_x <= w_707;
+            if ((state == 16'h000f)) v13_lid_y <= w_816;
+            if ((state == 16'h000f)) v12_lid_x <= w_817;
             if ((state == 16'h000f)) state <= 16'h000d;
-            if (((state == 16'h0010) && 1'h1)) p1_valid <= (p1_valid | 49'h0000000000001);  // stencil2d_local.cl:17:5
+            if (((state == 16'h0010) && 1'h1)) p1_valid <= (p1_valid | 50'h0000000000001);  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_711;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v0_gx <= pw_719;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v1_gy <= pw_727;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v5_tmp <= pw_738;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && ((p1_valid[47] && 1'h1) && p1_en))) v4_cond <= pm_807;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_711) && p1_en))) v13_lid_y <= pw_860;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_743 <= pw_742;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_744 <= pq_743;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_745 <= pq_744;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_746 <= pw_719;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_747 <= pq_746;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_748 <= pq_747;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_756 <= pw_739;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_757 <= pq_756;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_758 <= pq_757;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_759 <= pq_758;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_760 <= pq_759;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_761 <= pq_760;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_762 <= pq_761;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_763 <= pq_762;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_764 <= pq_763;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_765 <= pq_764;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_766 <= pq_765;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_767 <= pq_766;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_768 <= pq_767;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_769 <= pq_768;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_770 <= pq_769;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_771 <= pq_770;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_772 <= pq_771;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_773 <= pq_772;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_774 <= pq_773;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_775 <= pq_774;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_776 <= pq_775;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_777 <= pq_776;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_778 <= pq_777;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_779 <= pq_778;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_780 <= pq_779;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_781 <= pq_780;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_782 <= pq_781;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_783 <= pq_782;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_784 <= pq_783;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_785 <= pq_784;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_786 <= pq_785;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_787 <= pq_786;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_788 <= pq_787;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_789 <= pq_788;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_790 <= pq_789;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_791 <= pq_790;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_792 <= pq_791;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_793 <= pq_792;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_794 <= pq_793;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_795 <= pq_794;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_796 <= pq_795;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_797 <= pq_796;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_798 <= pq_797;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_799 <= pq_798;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_800 <= pq_799;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_801 <= pq_800;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_802 <= pq_801;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_808 <= pw_738;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_809 <= pq_808;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_810 <= pq_809;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_811 <= pq_810;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_812 <= pq_811;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_813 <= pq_812;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_814 <= pq_813;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_815 <= pq_814;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_816 <= pq_815;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_817 <= pq_816;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_818 <= pq_817;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_819 <= pq_818;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_820 <= pq_819;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_821 <= pq_820;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_822 <= pq_821;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_823 <= pq_822;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_824 <= pq_823;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_825 <= pq_824;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_826 <= pq_825;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_827 <= pq_826;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_828 <= pq_827;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_829 <= pq_828;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_830 <= pq_829;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_831 <= pq_830;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_832 <= pq_831;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_833 <= pq_832;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_834 <= pq_833;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_835 <= pq_834;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_836 <= pq_835;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_837 <= pq_836;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_838 <= pq_837;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_839 <= pq_838;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_840 <= pq_839;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_841 <= pq_840;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_842 <= pq_841;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_843 <= pq_842;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_844 <= pq_843;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_845 <= pq_844;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_846 <= pq_845;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_847 <= pq_846;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_848 <= pq_847;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_849 <= pq_848;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_850 <= pq_849;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_851 <= pq_850;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_852 <= pq_851;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_853 <= pq_852;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_854 <= pq_853;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_711), (p1_admit && ((!(p1_valid[0] && (!pw_711))) || 1'h0))};  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_711) ? 6'h30 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_711))) || 1'h0));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_821;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v0_gx <= pw_829;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v1_gy <= pw_837;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v5_tmp <= pw_848;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && ((p1_valid[48] && 1'h1) && p1_en))) v4_cond <= pm_946;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v13_lid_y <= pw_1000;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_857 <= pw_856;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_858 <= pq_857;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_859 <= pq_858;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_873 <= pw_868;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_874 <= pq_873;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_875 <= pw_872;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_876 <= pq_875;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_878 <= pw_877;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_883 <= pw_829;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_884 <= pq_883;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_885 <= pq_884;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_893 <= pw_892;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_894 <= pw_849;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_895 <= pq_894;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_896 <= pq_895;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_897 <= pq_896;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_898 <= pq_897;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_899 <= pq_898;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_900 <= pq_899;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_901 <= pq_900;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_902 <= pq_901;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_903 <= pq_902;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_904 <= pq_903;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_905 <= pq_904;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_906 <= pq_905;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_907 <= pq_906;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_908 <= pq_907;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_909 <= pq_908;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_910 <= pq_909;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_911 <= pq_910;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_912 <= pq_911;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_913 <= pq_912;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_914 <= pq_913;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_915 <= pq_914;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_916 <= pq_915;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_917 <= pq_916;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_918 <= pq_917;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_919 <= pq_918;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_920 <= pq_919;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_921 <= pq_920;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_922 <= pq_921;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_923 <= pq_922;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_924 <= pq_923;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_925 <= pq_924;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_926 <= pq_925;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_927 <= pq_926;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_928 <= pq_927;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_929 <= pq_928;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_930 <= pq_929;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_931 <= pq_930;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_932 <= pq_931;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_933 <= pq_932;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_934 <= pq_933;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_935 <= pq_934;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_936 <= pq_935;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_937 <= pq_936;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_938 <= pq_937;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_939 <= pq_938;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_940 <= pq_939;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_941 <= pq_940;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_947 <= pw_848;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_948 <= pq_947;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_949 <= pq_948;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_950 <= pq_949;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_951 <= pq_950;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_952 <= pq_951;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_953 <= pq_952;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_954 <= pq_953;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_955 <= pq_954;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_956 <= pq_955;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_957 <= pq_956;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_958 <= pq_957;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_959 <= pq_958;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_960 <= pq_959;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_961 <= pq_960;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_962 <= pq_961;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_963 <= pq_962;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_964 <= pq_963;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_965 <= pq_964;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_966 <= pq_965;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_967 <= pq_966;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_968 <= pq_967;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_969 <= pq_968;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_970 <= pq_969;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_971 <= pq_970;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_972 <= pq_971;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_973 <= pq_972;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_974 <= pq_973;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_975 <= pq_974;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_976 <= pq_975;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_977 <= pq_976;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_978 <= pq_977;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_979 <= pq_978;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_980 <= pq_979;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_981 <= pq_980;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_982 <= pq_981;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_983 <= pq_982;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_984 <= pq_983;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_985 <= pq_984;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_986 <= pq_985;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_987 <= pq_986;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_988 <= pq_987;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_989 <= pq_988;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_990 <= pq_989;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_991 <= pq_990;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_992 <= pq_991;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_993 <= pq_992;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_994 <= pq_993;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_821), (p1_admit && ((!(p1_valid[0] && (!pw_821))) || 1'h0))};  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_821) ? 6'h31 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_821))) || 1'h0));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && ((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 6'h00)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
-            if ((state == 16'h0012)) v13_lid_y <= w_861;
-            if ((state == 16'h0012)) v12_lid_x <= w_861;
+            if ((state == 16'h0012)) v13_lid_y <= w_1001;
+            if ((state == 16'h0012)) v12_lid_x <= w_1001;
             if ((state == 16'h0012)) state <= 16'h0010;
             if (((state == 16'h0013) && 1'h1)) p0_valid <= (p0_valid | 49'h0000000000001);  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_865;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_865) && p0_en))) v12_lid_x <= pw_970;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_865) && p0_en))) v13_lid_y <= pw_975;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_886 <= pw_879;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_887 <= pq_886;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_888 <= pq_887;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_889 <= pw_885;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_890 <= pq_889;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_891 <= pq_890;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_914 <= pw_913;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_915 <= pq_914;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_916 <= pq_915;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_917 <= pq_916;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_918 <= pq_917;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_919 <= pq_918;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_920 <= pq_919;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_921 <= pq_920;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_922 <= pq_921;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_923 <= pq_922;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_924 <= pq_923;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_925 <= pq_924;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_926 <= pq_925;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_927 <= pq_926;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_928 <= pq_927;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_929 <= pq_928;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_930 <= pq_929;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_931 <= pq_930;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_932 <= pq_931;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_933 <= pq_932;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_934 <= pq_933;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_935 <= pq_934;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_936 <= pq_935;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_937 <= pq_936;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_938 <= pq_937;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_939 <= pq_938;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_940 <= pq_939;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_941 <= pq_940;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_942 <= pq_941;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_943 <= pq_942;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_944 <= pq_943;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_945 <= pq_944;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_946 <= pq_945;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_947 <= pq_946;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_948 <= pq_947;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_949 <= pq_948;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_950 <= pq_949;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_951 <= pq_950;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_952 <= pq_951;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_953 <= pq_952;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_954 <= pq_953;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_955 <= pq_954;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_956 <= pq_955;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_957 <= pq_956;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_958 <= pq_957;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_959 <= pq_958;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_960 <= pq_959;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_865), (p0_admit && ((!(p0_valid[0] && (!pw_865))) || 1'h0))};  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_865) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_865))) || 1'h0));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_1005;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1005) && p0_en))) v12_lid_x <= pw_1137;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1005) && p0_en))) v13_lid_y <= pw_1142;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1030 <= pw_1029;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1031 <= pq_1030;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1032 <= pq_1031;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1046 <= pw_1041;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1047 <= pq_1046;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1048 <= pw_1045;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1049 <= pq_1048;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1051 <= pw_1050;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1056 <= pw_1019;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1057 <= pq_1056;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1058 <= pq_1057;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1081 <= pw_1080;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1082 <= pq_1081;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1083 <= pq_1082;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1084 <= pq_1083;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1085 <= pq_1084;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1086 <= pq_1085;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1087 <= pq_1086;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1088 <= pq_1087;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1089 <= pq_1088;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1090 <= pq_1089;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1091 <= pq_1090;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1092 <= pq_1091;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1093 <= pq_1092;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1094 <= pq_1093;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1095 <= pq_1094;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1096 <= pq_1095;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1097 <= pq_1096;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1098 <= pq_1097;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1099 <= pq_1098;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1100 <= pq_1099;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1101 <= pq_1100;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1102 <= pq_1101;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1103 <= pq_1102;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1104 <= pq_1103;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1105 <= pq_1104;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1106 <= pq_1105;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1107 <= pq_1106;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1108 <= pq_1107;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1109 <= pq_1108;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1110 <= pq_1109;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1111 <= pq_1110;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1112 <= pq_1111;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1113 <= pq_1112;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1114 <= pq_1113;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1115 <= pq_1114;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1116 <= pq_1115;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1117 <= pq_1116;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1118 <= pq_1117;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1119 <= pq_1118;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1120 <= pq_1119;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1121 <= pq_1120;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1122 <= pq_1121;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1123 <= pq_1122;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1124 <= pq_1123;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1125 <= pq_1124;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1126 <= pq_1125;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1127 <= pq_1126;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_1005), (p0_admit && ((!(p0_valid[0] && (!pw_1005))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_1005) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1005))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && ((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 6'h00)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
-            if ((state == 16'h0015)) v12_lid_x <= w_976;
-            if ((state == 16'h0015)) v13_lid_y <= w_976;
+            if ((state == 16'h0015)) v12_lid_x <= w_1143;
+            if ((state == 16'h0015)) v13_lid_y <= w_1143;
             if ((state == 16'h0015)) state <= 16'h0013;
             if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_294)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_446)) && p3_en)) || (((p2_valid[3] && 1'h1) && (1'h1 && pq_603)) && p2_en)) || (((p1_valid[3] && 1'h1) && (1'h1 && pq_758)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
-    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_294)) ? pw_291[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_446)) ? pw_443[31:0] : (((p2_valid[3] && 1'h1) && (1'h1 && pq_603)) ? pw_600[31:0] : (((p1_valid[3] && 1'h1) && (1'h1 && pq_758)) ? pw_755[31:0] : (p0_valid[3] ? pw_896[31:0] : 32'h00000000)))));
-    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_338)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_490)) && p3_en)) || (((p2_valid[47] && 1'h1) && (1'h1 && pq_647)) && p2_en)) || (((p1_valid[47] && 1'h1) && (1'h1 && pq_802)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
+    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_347)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_526)) && p3_en)) || (((p2_valid[4] && 1'h1) && (1'h1 && pq_712)) && p2_en)) || (((p1_valid[4] && 1'h1) && (1'h1 && pq_897)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
+    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_347)) ? pw_344[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_526)) ? pw_523[31:0] : (((p2_valid[4] && 1'h1) && (1'h1 && pq_712)) ? pq_708[31:0] : (((p1_valid[4] && 1'h1) && (1'h1 && pq_897)) ? pq_893[31:0] : (p0_valid[3] ? pw_1063[31:0] : 32'h00000000)))));
+    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_391)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_570)) && p3_en)) || (((p2_valid[48] && 1'h1) && (1'h1 && pq_756)) && p2_en)) || (((p1_valid[48] && 1'h1) && (1'h1 && pq_941)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
     assign in_ld_flush = (((((state == 16'h0007) || (state == 16'h000a)) || (state == 16'h000d)) || (state == 16'h0010)) || (state == 16'h0013));
     assign out_st_req_valid = ((p5_valid[30] && 1'h1) && p5_en);
-    assign out_st_req_addr = (p5_valid[30] ? pw_226[31:0] : 32'h00000000);
-    assign out_st_req_data = (p5_valid[30] ? pw_150 : 32'h00000000);
-    assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[47] && 1'h1) && p2_en)) || ((p1_valid[47] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
-    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_391[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_543[8:0] : (((p2_valid[47] && 1'h1) && p2_en) ? pwa_700[8:0] : (((p1_valid[47] && 1'h1) && p1_en) ? pwa_855[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_961[8:0] : 9'h000)))));
-    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_343 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_495 : (((p2_valid[47] && 1'h1) && p2_en) ? pm_652 : (((p1_valid[47] && 1'h1) && p1_en) ? pm_807 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_897 : 32'h00000000)))));
+    assign out_st_req_addr = (p5_valid[30] ? pw_252[31:0] : 32'h00000000);
+    assign out_st_req_data = (p5_valid[30] ? pw_149 : 32'h00000000);
+    assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[48] && 1'h1) && p2_en)) || ((p1_valid[48] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
+    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_444[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_623[8:0] : (((p2_valid[48] && 1'h1) && p2_en) ? pwa_810[8:0] : (((p1_valid[48] && 1'h1) && p1_en) ? pwa_995[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_1128[8:0] : 9'h000)))));
+    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_396 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_575 : (((p2_valid[48] && 1'h1) && p2_en) ? pm_761 : (((p1_valid[48] && 1'h1) && p1_en) ? pm_946 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_1064 : 32'h00000000)))));
     assign obj0_tile_re = ((p5_valid[19] && 1'h1) && p5_en);
-    assign obj0_tile_raddr = (((p5_valid[19] && 1'h1) && p5_en) ? pwa_50[8:0] : 9'h000);
+    assign obj0_tile_raddr = (((p5_valid[19] && 1'h1) && p5_en) ? pwa_49[8:0] : 9'h000);
     assign obj0_tile_r1_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_63[8:0] : 9'h000);
+    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_62[8:0] : 9'h000);
     assign obj0_tile_r2_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_67[8:0] : 9'h000);
+    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_66[8:0] : 9'h000);
     assign obj0_tile_r3_re = ((p5_valid[7] && 1'h1) && p5_en);
-    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_94[8:0] : 9'h000);
+    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_93[8:0] : 9'h000);
     assign obj0_tile_r4_re = ((p5_valid[13] && 1'h1) && p5_en);
-    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_121[8:0] : 9'h000);
-    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_865))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_711))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_553))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_402))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_245))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
+    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_120[8:0] : 9'h000);
+    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_1005))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_821))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_633))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_455))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_271))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], pv_1[63:8], p5_go, w_5[31:0], w_6[63:32], w_8[31:0], w_9[63:32], pwa_50[63:9], p5u0_fp_mul_valid,
-        pwa_63[63:9], pwa_67[63:9], p5u1_fp_add_valid, pwa_94[63:9], p5u2_fp_add_valid, pwa_121[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_184[63:32], pq_216[63:32], pw_226[63:32], pv_227[63:8], pv_236[63:8], pv_242[63:8], p4_go,
-        w_246[31:0], w_247[63:32], pv_248[63:32], w_254[31:0], w_255[63:32], pv_256[63:32], pw_291[63:32], pwa_391[63:9], pv_392[63:8], pv_399[63:8], p3_go, w_404[63:32], pv_405[63:32], w_411[31:0], w_412[63:32], pv_413[63:32],
-        pw_443[63:32], pwa_543[63:9], pv_544[63:8], pv_550[63:8], p2_go, w_554[31:0], w_555[63:32], pv_556[63:32], w_562[31:0], w_563[63:32], pv_564[63:32], pw_600[63:32], pwa_700[63:9], pv_701[63:8], pv_708[63:8], p1_go,
-        w_713[63:32], pv_714[63:32], w_720[31:0], w_721[63:32], pv_722[63:32], pw_755[63:32], pwa_855[63:9], pv_856[63:8], pv_862[63:8], p0_go, w_866[31:0], w_867[63:32], pv_868[63:32], w_869[31:0], w_870[63:32], pv_871[63:32],
-        pw_896[63:32], pwa_961[63:9], pv_962[63:8], pv_971[63:8]};
+    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], pv_1[63:8], p5_go, w_5[31:0], w_6[63:32], w_8[31:0], w_9[63:32], pwa_49[63:9], p5u0_fp_mul_valid,
+        pwa_62[63:9], pwa_66[63:9], p5u1_fp_add_valid, pwa_93[63:9], p5u2_fp_add_valid, pwa_120[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_183[63:32], pq_215[63:32], pw_229[31:5], pw_231[31:5], pw_236[31:5], pw_252[63:32], pv_253[63:8],
+        pv_262[63:8], pv_268[63:8], p4_go, w_272[31:0], w_273[63:32], pv_274[63:32], w_280[31:0], w_281[63:32], pv_282[63:32], pw_317[31:5], pw_319[31:5], pw_324[31:5], pw_344[63:32], pwa_444[63:9], pv_445[63:8], pv_452[63:8],
+        p3_go, w_457[63:32], pv_458[63:32], w_464[31:0], w_465[63:32], pv_466[63:32], pw_496[31:5], pw_498[31:5], pw_503[31:5], pw_523[63:32], pwa_623[63:9], pv_624[63:8], pv_630[63:8], p2_go, w_634[31:0], w_635[63:32],
+        pv_636[63:32], w_642[31:0], w_643[63:32], pv_644[63:32], pw_678[31:5], pw_680[31:5], pw_685[31:5], pq_708[63:32], pwa_810[63:9], pv_811[63:8], pv_818[63:8], p1_go, w_823[63:32], pv_824[63:32], w_830[31:0], w_831[63:32],
+        pv_832[63:32], pw_863[31:5], pw_865[31:5], pw_870[31:5], pq_893[63:32], pwa_995[63:9], pv_996[63:8], pv_1002[63:8], p0_go, w_1006[31:0], w_1007[63:32], pv_1008[63:32], w_1009[31:0], w_1010[63:32], pv_1011[63:32], pw_1036[31:5],
+        pw_1038[31:5], pw_1043[31:5], pw_1063[63:32], pwa_1128[63:9], pv_1129[63:8], pv_1138[63:8]};
 endmodule
 `default_nettype wire

@@ -146,10 +146,76 @@ fn srem_pow2(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
     Some(bin(g, Bin::Sub, x, down))
 }
 
+/// The input width of the DSP multipliers a split product is built around (Cyclone V's
+/// 27x27; a board with narrower ones prices the split form higher and keeps the product).
+const DSP_BITS: u32 = 27;
+
+/// The widest cross term a split product adds (its two small multiplies are this wide).
+const MAX_CROSS_BITS: u32 = 9;
+
+/// A product of `w` bits, `DSP_BITS < w <= DSP_BITS + MAX_CROSS_BITS`, kept to its low
+/// `w` bits as one full-width DSP multiply of the operands' low 27 bits plus two
+/// `w - 27`-bit cross products added into its top bits:
+/// `x*y mod 2^w = xl*yl + 2^27 (xh*yl + xl*yh) mod 2^w` (`xh*yh` is shifted out), and the
+/// cross terms matter only modulo `2^(w-27)`. Synthesis builds a 32-bit product as three
+/// DSP multipliers and a 32-bit adder tree, not knowing the high product is discarded;
+/// this form needs one 27x27 multiplier, two 5x5 ones and a 5-bit add.
+fn mul_split(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    use crate::opt::facts::hi;
+    let (x, y) = (v(s, "?x"), v(s, "?y"));
+    let w = width(g, x);
+    if w <= DSP_BITS || w > DSP_BITS + MAX_CROSS_BITS {
+        return None;
+    }
+    // Operands that fit the DSP already make one multiplier; so does a sign-extended
+    // narrow one, which synthesis narrows to its sign (a signed product), where the split
+    // would see 27 bits of replicated sign.
+    if hi(g, x) >> DSP_BITS == 0 && hi(g, y) >> DSP_BITS == 0 {
+        return None;
+    }
+    let sext_narrow = |g: &Graph, z: Id| {
+        g[z].nodes
+            .iter()
+            .any(|n| matches!(n, Node::SExt(_, a) if width(g, *a) <= DSP_BITS))
+    };
+    if sext_narrow(g, x) || sext_narrow(g, y) {
+        return None;
+    }
+    let h = w - DSP_BITS;
+    let low = |g: &mut Graph, z: Id| {
+        let t = g.add(Node::Trunc(DSP_BITS as u8, z));
+        g.add(Node::ZExt(w as u8, t))
+    };
+    let (xl, yl) = (low(g, x), low(g, y));
+    let lo = bin(g, Bin::Mul, xl, yl);
+    let sh = c(g, w, DSP_BITS as u64);
+    let part = |g: &mut Graph, z: Id, high: bool| {
+        let z = if high { bin(g, Bin::LShr, z, sh) } else { z };
+        g.add(Node::Trunc(h as u8, z))
+    };
+    let (xh, yh) = (part(g, x, true), part(g, y, true));
+    let (xs, ys) = (part(g, x, false), part(g, y, false));
+    let a = bin(g, Bin::Mul, xh, ys);
+    let b = bin(g, Bin::Mul, xs, yh);
+    let cross = bin(g, Bin::Add, a, b);
+    let lo_top = part(g, lo, true);
+    let top = bin(g, Bin::Add, lo_top, cross);
+    let top = g.add(Node::ZExt(w as u8, top));
+    let top = bin(g, Bin::Shl, top, sh);
+    let lo_low = low(g, lo);
+    Some(bin(g, Bin::Or, lo_low, top))
+}
+
 pub fn rules() -> Vec<Rule> {
     let k = [Const("?c"), NotConst("?x")];
     vec![
         build("mul-shift-add", "(mul ?x ?c)", mul_digits, &k),
+        build(
+            "mul-split-dsp",
+            "(mul ?x ?y)",
+            mul_split,
+            &[NotConst("?x"), NotConst("?y")],
+        ),
         build("udiv-pow2", "(udiv ?x ?c)", udiv_pow2, &k),
         build("urem-pow2", "(urem ?x ?c)", urem_pow2, &k),
         build("sdiv-pow2", "(sdiv ?x ?c)", sdiv_pow2, &k),
