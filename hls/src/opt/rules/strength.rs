@@ -6,7 +6,7 @@
 use egg::{Id, Subst};
 
 use super::{build, c, v, Cond::*, Rule};
-use crate::opt::facts::{konst, width, Graph};
+use crate::opt::facts::{hi, konst, width, Graph};
 use crate::opt::lang::{mask, Bin, Node};
 
 /// The most nonzero digits a multiply is expanded into.
@@ -161,18 +161,17 @@ const MAX_CROSS_BITS: u32 = 9;
 /// DSP multipliers and a 32-bit adder tree, not knowing the high product is discarded;
 /// this form needs one 27x27 multiplier, two 5x5 ones and a 5-bit add.
 fn mul_split(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
-    use crate::opt::facts::hi;
     let (x, y) = (v(s, "?x"), v(s, "?y"));
     let w = width(g, x);
     if w <= DSP_BITS || w > DSP_BITS + MAX_CROSS_BITS {
         return None;
     }
-    // Operands that fit the DSP already make one multiplier; so does a sign-extended
-    // narrow one, which synthesis narrows to its sign (a signed product), where the split
-    // would see 27 bits of replicated sign.
+    // Operands that fit the DSP already make one multiplier.
     if hi(g, x) >> DSP_BITS == 0 && hi(g, y) >> DSP_BITS == 0 {
         return None;
     }
+    // So does a sign-extended narrow operand, which synthesis narrows to its sign (a
+    // signed product), where the split would see 27 bits of replicated sign.
     let sext_narrow = |g: &Graph, z: Id| {
         g[z].nodes
             .iter()
