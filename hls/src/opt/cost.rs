@@ -8,9 +8,10 @@
 
 use egg::{CostFunction, Id, Language};
 
-use super::facts::{hi, konst, may_set, width, Graph};
+use super::facts::{hi, konst, may_set, object_base, width, Graph, Kind};
 use super::lang::{Bin, Node};
 use crate::board::{Board, OpClass, OpLibrary};
+use crate::frontend::types::AddrSpace;
 use crate::ir::{Block, OpId, OpKind};
 use crate::schedule::classify::shape;
 
@@ -236,7 +237,17 @@ pub fn class(g: &Graph, n: &Node) -> (OpClass, u32) {
         Node::Not(_) => (OpClass::IntLogic, w(0)),
         Node::Cmp(..) => (OpClass::IntCmp, w(0)),
         Node::Select(_) => (OpClass::Mux, w(1)),
-        Node::PtrAdd(_) => (OpClass::IntAdd, 64),
+        // A pointer into a kernel object is its byte offset there: the object's address
+        // is 0, so an offset from it is wiring. (Other pointer additions keep the price of
+        // a 64-bit adder: cheaper, they would win over offsets the narrowing rules build
+        // at the width they need, which also keep the registers of pointer variables
+        // narrow.)
+        Node::PtrAdd([p, _]) => match g[*p].data.kind {
+            Kind::Ptr(AddrSpace::Local | AddrSpace::Private) if object_base(g, *p) => {
+                (OpClass::Wire, 0)
+            }
+            _ => (OpClass::IntAdd, 64),
+        },
         Node::ZExt(..) | Node::SExt(..) | Node::Trunc(..) | Node::Const(..) | Node::Leaf(_) => {
             (OpClass::Wire, 0)
         }

@@ -269,6 +269,13 @@ fn corpus() -> Vec<String> {
         "(mul (lshr {x} 1i{w}) {y})",
         "(add (udiv {x} {y}) (urem {x} {y}))",
         "(add (sdiv {x} {y}) (srem {x} {y}))",
+        "(sgt (sdiv {x} 8i{w}) 0i{w})",
+        "(slt (sdiv {x} 8i{w}) 3i{w})",
+        "(sgt (sdiv {x} 10i{w}) 2i{w})",
+        "(slt (sdiv {x} -8i{w}) 3i{w})",
+        "(ugt (udiv {x} 10i{w}) 5i{w})",
+        "(ult (udiv {x} 10i{w}) 5i{w})",
+        "(ult (udiv {x} 3i{w}) 0i{w})",
     ];
     let cmps = [
         "eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge",
@@ -341,6 +348,11 @@ fn corpus() -> Vec<String> {
         "(ptradd in10 0i64)".into(),
         "(ptradd (ptradd in10 4i64) 8i64)".into(),
         format!("(ptradd in10 (add {} 4i64))", leaf(64, false)),
+        format!(
+            "(ptradd (ptradd in10 (shl {} 5i64)) (and {} 28i64))",
+            leaf(64, false),
+            leaf(64, true)
+        ),
     ]);
     for w in LEAF_WIDTHS {
         for m in LEAF_WIDTHS {
@@ -606,5 +618,23 @@ fn an_index_minus_one_is_subtracted_at_32_bits_once() {
         best("(mul (sext64 (add (lshr in6 3i32) -1i32)) 72i64)"),
         "(add (shl (sext64 (add (lshr in6 3i32) 4294967295i32)) 3i64) \
          (shl (sext64 (add (lshr in6 3i32) 4294967295i32)) 6i64))"
+    );
+}
+
+#[test]
+fn a_quotient_compared_with_a_constant_is_a_compare_of_the_dividend() {
+    // `n / 8 > 0` (the trip test of `for (t = 0; t < n / 8; t++)`): no rounding adder.
+    assert_eq!(best("(sgt (sdiv in6 8i32) 0i32)"), "(sgt in6 7i32)");
+    assert_eq!(best("(ult (udiv in6 10i32) 5i32)"), "(ult in6 50i32)");
+    // A negative divisor has no such form.
+    assert!(!best("(sgt (sdiv in6 -8i32) 0i32)").starts_with("(sgt in6 "));
+}
+
+#[test]
+fn offsets_with_no_bit_in_common_are_one_pointer_addition() {
+    // `&tile[ty][k]` of a float tile with rows of 8: the tile, plus `ty * 32 | k * 4`.
+    assert_eq!(
+        best("(ptradd (ptradd in10 (shl (and in8 7i64) 5i64)) 12i64)"),
+        "(ptradd in10 (or (shl (and in8 7i64) 5i64) 12i64))"
     );
 }

@@ -206,6 +206,14 @@ pub fn render(r: &super::OptReport, sm: &crate::diag::SourceMap) -> String {
             if r.truncations == 1 { "it" } else { "they" }
         );
     }
+    if r.bit_tests > 0 {
+        let _ = writeln!(
+            s,
+            "  {} compare{} with a constant built as a bit test (the sign bit, or high bits tested for zero)",
+            r.bit_tests,
+            if r.bit_tests == 1 { "" } else { "s" },
+        );
+    }
     for span in &r.reciprocal_spans {
         let at = crate::rtl::netlist::SrcLoc::of_span(sm, *span);
         let _ = writeln!(

@@ -44,6 +44,9 @@ pub struct Data {
 pub struct Facts {
     pub leaves: Vec<Kind>,
     pub leaf_hi: Vec<u64>,
+    /// Leaves that are a kernel object's address: 0 in the datapath, where a pointer into
+    /// an object is its byte offset there (`datapath/objects.rs`). Only prices read it.
+    pub bases: Vec<bool>,
 }
 
 pub type Graph = EGraph<Node, Facts>;
@@ -137,6 +140,14 @@ impl Analysis<Node> for Facts {
             g[id].nodes.retain(|n| n.is_leaf());
         }
     }
+}
+
+/// Whether a class holds a kernel object's address (a leaf in [`Facts::bases`]).
+pub fn object_base(g: &Graph, id: Id) -> bool {
+    g[id].nodes.iter().any(|n| match n {
+        Node::Leaf(i) => g.analysis.bases.get(*i as usize).copied().unwrap_or(false),
+        _ => false,
+    })
 }
 
 /// The constant value of a class, if it has one.

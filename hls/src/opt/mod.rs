@@ -25,8 +25,11 @@
 //! carries the bounds, and the narrowing rules build an op whose values fit fewer bits
 //! at that width (`rules/narrow.rs`). After extraction, a truncation goes below the
 //! arithmetic only it reads (`truncate.rs`), so equal computations of different blocks
-//! are spelled alike and synthesis shares them.
+//! are spelled alike and synthesis shares them. Last, a compare with a constant that a
+//! bit test decides (`x > 0`, `x < 16`) is built as that test (`bittest.rs`): synthesis
+//! makes every compare a carry chain.
 
+pub mod bittest;
 pub mod bounds;
 pub mod builtins;
 pub mod contract;
@@ -126,6 +129,8 @@ pub struct OptReport {
     pub removed: usize,
     /// Truncations pushed below the arithmetic only they read (`truncate.rs`).
     pub truncations: usize,
+    /// Compares with a constant lowered to bit tests (`bittest.rs`).
+    pub bit_tests: usize,
     /// Late accesses given their own copy of an earlier access's address
     /// (`readdress.rs`).
     pub readdressed: usize,
@@ -352,6 +357,26 @@ pub fn run_with(
         dead::kernel(kernel, &cond_set);
     }
     report.truncations = pushed;
+    // Compares a bit test decides, but not loop exit tests on a variable (the analyses
+    // after this stage read counters from them).
+    let exits = exit_tests(kernel);
+    let mut tested = 0;
+    for i in 0..kernel.blocks.len() {
+        let bid = BlockId(i as u32);
+        let here: HashSet<OpId> = exits
+            .iter()
+            .filter(|(b, _)| *b == bid)
+            .map(|(_, o)| *o)
+            .collect();
+        let map = bittest::block(&mut kernel.blocks[i], &here);
+        tested += map.len();
+        remap_conditions(kernel, bid, &map);
+    }
+    if tested > 0 {
+        let cond_set: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
+        dead::kernel(kernel, &cond_set);
+    }
+    report.bit_tests = tested;
     // Last: the e-graphs and CSE would share the copies again.
     report.readdressed = kernel.blocks.iter_mut().map(readdress::block).sum();
     report.after = pricer.kernel(kernel);
@@ -367,6 +392,34 @@ pub fn run_with(
     })?;
     report.millis = start.elapsed().as_secs_f64() * 1e3;
     Ok(report)
+}
+
+/// The loop exit tests that compare a variable's read itself (`ranges::counter` reads
+/// the loop's counter from them): each loop's condition and, through the `and`s of a
+/// conjunction (an unrolled loop's `i < n && n - i > 3`), its parts.
+fn exit_tests(k: &Kernel) -> HashSet<(BlockId, OpId)> {
+    use crate::ir::{BinOp, OpKind};
+    let mut out = HashSet::new();
+    for (b, o) in k.loops.iter().filter_map(|l| l.cond) {
+        let blk = k.block(b);
+        let mut todo = vec![o];
+        while let Some(o) = todo.pop() {
+            match blk.op(o).kind {
+                OpKind::Binary(BinOp::And) => todo.extend(blk.operands(o)),
+                OpKind::Cmp(_) => {
+                    let reads_var = blk
+                        .operands(o)
+                        .iter()
+                        .any(|a| matches!(blk.op(*a).kind, OpKind::ReadVar(_)));
+                    if reads_var {
+                        out.insert((b, o));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 fn stop_name(r: &Option<StopReason>) -> String {

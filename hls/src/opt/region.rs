@@ -55,7 +55,7 @@ fn bin(b: BinOp) -> Option<Bin> {
     })
 }
 
-fn cmp(c: CmpOp) -> Option<ICmp> {
+pub(super) fn cmp(c: CmpOp) -> Option<ICmp> {
     Some(match c {
         CmpOp::Eq => ICmp::Eq,
         CmpOp::Ne => ICmp::Ne,
@@ -191,6 +191,9 @@ pub fn build(b: &Block, conds: &HashSet<OpId>, hi: &dyn Fn(OpId) -> Option<u64>)
             };
             g.analysis.leaves.push(kind);
             g.analysis.leaf_hi.push(hi(a).unwrap_or(u64::MAX));
+            g.analysis
+                .bases
+                .push(matches!(b.op(a).kind, OpKind::ObjectAddr(_)));
             let id = g.add(Node::Leaf(leaves.len() as u32));
             leaves.push(a);
             leaf_of.insert(a, id);

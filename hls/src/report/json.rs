@@ -124,6 +124,8 @@ pub struct OptSummary {
     pub reciprocals: usize,
     /// Truncations pushed below the arithmetic only they read.
     pub truncations: usize,
+    /// Compares with a constant lowered to bit tests.
+    pub bit_tests: usize,
     /// Late accesses given their own copy of an earlier access's address.
     pub readdressed: usize,
     /// The datapath's ops priced by the board's operator library, before and after.
@@ -145,6 +147,7 @@ impl OptSummary {
             removed: r.removed,
             reciprocals: r.reciprocals,
             truncations: r.truncations,
+            bit_tests: r.bit_tests,
             readdressed: r.readdressed,
             before: r.before,
             after: r.after,

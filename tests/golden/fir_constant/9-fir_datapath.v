@@ -78,14 +78,14 @@ module fir_datapath (
     wire         w_4;  // fir_constant.cl:12:6
     reg          q_5;  // fir_constant.cl:12:6
     wire [63:0]  w_6;  // fir_constant.cl:12:6
-    wire [63:0]  w_7;  // fir_constant.cl:12:6
-    wire [31:0]  w_8;  // fir_constant.cl:18:21
-    wire [31:0]  w_9;  // fir_constant.cl:18:25
-    wire         w_10;  // fir_constant.cl:18:21
-    reg          q_11;  // fir_constant.cl:18:21
+    wire [31:0]  w_7;  // fir_constant.cl:18:21
+    wire [31:0]  w_8;  // fir_constant.cl:18:25
+    wire         w_9;  // fir_constant.cl:18:21
+    reg          q_10;  // fir_constant.cl:18:21
+    wire [31:0]  w_11;  // fir_constant.cl:18:28
     wire [31:0]  w_12;  // fir_constant.cl:18:28
     wire [31:0]  w_13;  // fir_constant.cl:18:28
-    wire [31:0]  w_14;  // fir_constant.cl:18:28
+    wire [31:0]  w_14;  // fir_constant.cl:21:25
     wire [31:0]  w_15;  // fir_constant.cl:21:25
     wire [31:0]  w_16;  // fir_constant.cl:21:25
     wire [31:0]  w_17;  // fir_constant.cl:21:25
@@ -100,28 +100,27 @@ module fir_datapath (
     wire [31:0]  w_26;  // fir_constant.cl:21:25
     wire [31:0]  w_27;  // fir_constant.cl:21:25
     wire [31:0]  w_28;  // fir_constant.cl:21:25
-    wire [31:0]  w_29;  // fir_constant.cl:21:25
-    wire [63:0]  w_30;  // fir_constant.cl:22:21
-    wire [31:0]  w_31;  // fir_constant.cl:22:23
+    wire [63:0]  w_29;  // fir_constant.cl:22:21
+    wire [31:0]  w_30;  // fir_constant.cl:22:23
+    wire [63:0]  w_31;  // fir_constant.cl:22:21
     wire [63:0]  w_32;  // fir_constant.cl:22:21
     wire [63:0]  w_33;  // fir_constant.cl:22:21
     wire [63:0]  w_34;  // fir_constant.cl:22:21
-    wire [63:0]  w_35;  // fir_constant.cl:22:21
     reg          x_rd_issued;
     reg  [7:0]   x_rd_beat;
-    reg  [31:0]  ld_36;  // fir_constant.cl:22:21
-    wire [31:0]  v_37;
-    wire [31:0]  w_38;  // fir_constant.cl:24:21
-    wire [31:0]  w_39;  // fir_constant.cl:27:20
+    reg  [31:0]  ld_35;  // fir_constant.cl:22:21
+    wire [31:0]  v_36;
+    wire [31:0]  w_37;  // fir_constant.cl:24:21
+    wire [31:0]  w_38;  // fir_constant.cl:27:20
     reg          u32_fp_mul_issued;
     wire         u32_fp_mul_go;
     wire         u32_fp_mul_valid;
     wire [31:0]  u32_fp_mul_a_in;
     wire [31:0]  u32_fp_mul_b_in;
     wire [31:0]  u32_fp_mul_result;
-    wire [31:0]  fnan_40;
-    wire [32:0]  fov_41;
-    reg  [31:0]  r_42;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_39;
+    wire [32:0]  fov_40;
+    reg  [31:0]  r_41;  // fir_constant.cl:27:20
     reg          u33_fp_add_issued;
     wire         u33_fp_add_go;
     wire         u33_fp_add_valid;
@@ -129,167 +128,168 @@ module fir_datapath (
     wire [31:0]  u33_fp_add_b_in;
     wire         u33_fp_add_sub_in;
     wire [31:0]  u33_fp_add_result;
-    wire [31:0]  fnan_43;
-    wire [32:0]  fov_44;
-    reg  [31:0]  r_45;  // fir_constant.cl:27:13
-    wire [31:0]  w_46;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_47;
-    wire [32:0]  fov_48;
-    reg  [31:0]  r_49;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_50;
-    wire [32:0]  fov_51;
-    reg  [31:0]  r_52;  // fir_constant.cl:27:13
-    wire [31:0]  w_53;  // fir_constant.cl:27:20
-    wire         go_54;
+    wire [31:0]  fnan_42;
+    wire [32:0]  fov_43;
+    reg  [31:0]  r_44;  // fir_constant.cl:27:13
+    wire [31:0]  w_45;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_46;
+    wire [32:0]  fov_47;
+    reg  [31:0]  r_48;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_49;
+    wire [32:0]  fov_50;
+    reg  [31:0]  r_51;  // fir_constant.cl:27:13
+    wire [31:0]  w_52;  // fir_constant.cl:27:20
+    wire         go_53;
     reg          u34_fp_mul_issued;
     wire         u34_fp_mul_valid;
     wire [31:0]  u34_fp_mul_result;
-    wire [31:0]  fnan_55;
-    wire [32:0]  fov_56;
-    reg  [31:0]  r_57;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_58;
-    wire [32:0]  fov_59;
-    reg  [31:0]  r_60;  // fir_constant.cl:27:13
-    wire [31:0]  w_61;  // fir_constant.cl:27:20
-    wire         go_62;
+    wire [31:0]  fnan_54;
+    wire [32:0]  fov_55;
+    reg  [31:0]  r_56;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_57;
+    wire [32:0]  fov_58;
+    reg  [31:0]  r_59;  // fir_constant.cl:27:13
+    wire [31:0]  w_60;  // fir_constant.cl:27:20
+    wire         go_61;
     reg          u35_fp_mul_issued;
     wire         u35_fp_mul_valid;
     wire [31:0]  u35_fp_mul_result;
-    wire [31:0]  fnan_63;
-    wire [32:0]  fov_64;
-    reg  [31:0]  r_65;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_66;
-    wire [32:0]  fov_67;
-    reg  [31:0]  r_68;  // fir_constant.cl:27:13
-    wire [31:0]  w_69;  // fir_constant.cl:27:20
-    wire         go_70;
+    wire [31:0]  fnan_62;
+    wire [32:0]  fov_63;
+    reg  [31:0]  r_64;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_65;
+    wire [32:0]  fov_66;
+    reg  [31:0]  r_67;  // fir_constant.cl:27:13
+    wire [31:0]  w_68;  // fir_constant.cl:27:20
+    wire         go_69;
     reg          u36_fp_mul_issued;
     wire         u36_fp_mul_valid;
     wire [31:0]  u36_fp_mul_result;
-    wire [31:0]  fnan_71;
-    wire [32:0]  fov_72;
-    reg  [31:0]  r_73;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_74;
-    wire [32:0]  fov_75;
-    reg  [31:0]  r_76;  // fir_constant.cl:27:13
-    wire [31:0]  w_77;  // fir_constant.cl:27:20
-    wire         go_78;
+    wire [31:0]  fnan_70;
+    wire [32:0]  fov_71;
+    reg  [31:0]  r_72;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_73;
+    wire [32:0]  fov_74;
+    reg  [31:0]  r_75;  // fir_constant.cl:27:13
+    wire [31:0]  w_76;  // fir_constant.cl:27:20
+    wire         go_77;
     reg          u37_fp_mul_issued;
     wire         u37_fp_mul_valid;
     wire [31:0]  u37_fp_mul_result;
-    wire [31:0]  fnan_79;
-    wire [32:0]  fov_80;
-    reg  [31:0]  r_81;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_82;
-    wire [32:0]  fov_83;
-    reg  [31:0]  r_84;  // fir_constant.cl:27:13
-    wire [31:0]  w_85;  // fir_constant.cl:27:20
-    wire         go_86;
+    wire [31:0]  fnan_78;
+    wire [32:0]  fov_79;
+    reg  [31:0]  r_80;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_81;
+    wire [32:0]  fov_82;
+    reg  [31:0]  r_83;  // fir_constant.cl:27:13
+    wire [31:0]  w_84;  // fir_constant.cl:27:20
+    wire         go_85;
     reg          u38_fp_mul_issued;
     wire         u38_fp_mul_valid;
     wire [31:0]  u38_fp_mul_result;
-    wire [31:0]  fnan_87;
-    wire [32:0]  fov_88;
-    reg  [31:0]  r_89;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_90;
-    wire [32:0]  fov_91;
-    reg  [31:0]  r_92;  // fir_constant.cl:27:13
-    wire [31:0]  w_93;  // fir_constant.cl:27:20
-    wire         go_94;
+    wire [31:0]  fnan_86;
+    wire [32:0]  fov_87;
+    reg  [31:0]  r_88;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_89;
+    wire [32:0]  fov_90;
+    reg  [31:0]  r_91;  // fir_constant.cl:27:13
+    wire [31:0]  w_92;  // fir_constant.cl:27:20
+    wire         go_93;
     reg          u39_fp_mul_issued;
     wire         u39_fp_mul_valid;
     wire [31:0]  u39_fp_mul_result;
-    wire [31:0]  fnan_95;
-    wire [32:0]  fov_96;
-    reg  [31:0]  r_97;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_98;
-    wire [32:0]  fov_99;
-    reg  [31:0]  r_100;  // fir_constant.cl:27:13
-    wire         go_101;
+    wire [31:0]  fnan_94;
+    wire [32:0]  fov_95;
+    reg  [31:0]  r_96;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_97;
+    wire [32:0]  fov_98;
+    reg  [31:0]  r_99;  // fir_constant.cl:27:13
+    wire         go_100;
     reg          u40_fp_mul_issued;
     wire         u40_fp_mul_valid;
     wire [31:0]  u40_fp_mul_result;
-    wire [31:0]  fnan_102;
-    wire [32:0]  fov_103;
-    reg  [31:0]  r_104;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_105;
-    wire [32:0]  fov_106;
-    reg  [31:0]  r_107;  // fir_constant.cl:27:13
-    wire         go_108;
+    wire [31:0]  fnan_101;
+    wire [32:0]  fov_102;
+    reg  [31:0]  r_103;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_104;
+    wire [32:0]  fov_105;
+    reg  [31:0]  r_106;  // fir_constant.cl:27:13
+    wire         go_107;
     reg          u41_fp_mul_issued;
     wire         u41_fp_mul_valid;
     wire [31:0]  u41_fp_mul_result;
-    wire [31:0]  fnan_109;
-    wire [32:0]  fov_110;
-    reg  [31:0]  r_111;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_112;
-    wire [32:0]  fov_113;
-    reg  [31:0]  r_114;  // fir_constant.cl:27:13
-    wire         go_115;
+    wire [31:0]  fnan_108;
+    wire [32:0]  fov_109;
+    reg  [31:0]  r_110;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_111;
+    wire [32:0]  fov_112;
+    reg  [31:0]  r_113;  // fir_constant.cl:27:13
+    wire         go_114;
     reg          u42_fp_mul_issued;
     wire         u42_fp_mul_valid;
     wire [31:0]  u42_fp_mul_result;
-    wire [31:0]  fnan_116;
-    wire [32:0]  fov_117;
-    reg  [31:0]  r_118;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_119;
-    wire [32:0]  fov_120;
-    reg  [31:0]  r_121;  // fir_constant.cl:27:13
-    wire         go_122;
+    wire [31:0]  fnan_115;
+    wire [32:0]  fov_116;
+    reg  [31:0]  r_117;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_118;
+    wire [32:0]  fov_119;
+    reg  [31:0]  r_120;  // fir_constant.cl:27:13
+    wire         go_121;
     reg          u43_fp_mul_issued;
     wire         u43_fp_mul_valid;
     wire [31:0]  u43_fp_mul_result;
-    wire [31:0]  fnan_123;
-    wire [32:0]  fov_124;
-    reg  [31:0]  r_125;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_126;
-    wire [32:0]  fov_127;
-    reg  [31:0]  r_128;  // fir_constant.cl:27:13
-    wire         go_129;
+    wire [31:0]  fnan_122;
+    wire [32:0]  fov_123;
+    reg  [31:0]  r_124;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_125;
+    wire [32:0]  fov_126;
+    reg  [31:0]  r_127;  // fir_constant.cl:27:13
+    wire         go_128;
     reg          u44_fp_mul_issued;
     wire         u44_fp_mul_valid;
     wire [31:0]  u44_fp_mul_result;
-    wire [31:0]  fnan_130;
-    wire [32:0]  fov_131;
-    reg  [31:0]  r_132;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_133;
-    wire [32:0]  fov_134;
-    reg  [31:0]  r_135;  // fir_constant.cl:27:13
-    wire         go_136;
+    wire [31:0]  fnan_129;
+    wire [32:0]  fov_130;
+    reg  [31:0]  r_131;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_132;
+    wire [32:0]  fov_133;
+    reg  [31:0]  r_134;  // fir_constant.cl:27:13
+    wire         go_135;
     reg          u45_fp_mul_issued;
     wire         u45_fp_mul_valid;
     wire [31:0]  u45_fp_mul_result;
-    wire [31:0]  fnan_137;
-    wire [32:0]  fov_138;
-    reg  [31:0]  r_139;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_140;
-    wire [32:0]  fov_141;
-    reg  [31:0]  r_142;  // fir_constant.cl:27:13
-    wire         go_143;
+    wire [31:0]  fnan_136;
+    wire [32:0]  fov_137;
+    reg  [31:0]  r_138;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_139;
+    wire [32:0]  fov_140;
+    reg  [31:0]  r_141;  // fir_constant.cl:27:13
+    wire         go_142;
     reg          u46_fp_mul_issued;
     wire         u46_fp_mul_valid;
     wire [31:0]  u46_fp_mul_result;
-    wire [31:0]  fnan_144;
-    wire [32:0]  fov_145;
-    reg  [31:0]  r_146;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_147;
-    wire [32:0]  fov_148;
-    reg  [31:0]  r_149;  // fir_constant.cl:27:13
-    wire         go_150;
+    wire [31:0]  fnan_143;
+    wire [32:0]  fov_144;
+    reg  [31:0]  r_145;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_146;
+    wire [32:0]  fov_147;
+    reg  [31:0]  r_148;  // fir_constant.cl:27:13
+    wire         go_149;
     reg          u47_fp_mul_issued;
     wire         u47_fp_mul_valid;
     wire [31:0]  u47_fp_mul_result;
-    wire [31:0]  fnan_151;
-    wire [32:0]  fov_152;
-    reg  [31:0]  r_153;  // fir_constant.cl:27:20
-    wire [31:0]  fnan_154;
-    wire [32:0]  fov_155;
-    reg  [31:0]  r_156;  // fir_constant.cl:27:13
+    wire [31:0]  fnan_150;
+    wire [32:0]  fov_151;
+    reg  [31:0]  r_152;  // fir_constant.cl:27:20
+    wire [31:0]  fnan_153;
+    wire [32:0]  fov_154;
+    reg  [31:0]  r_155;  // fir_constant.cl:27:13
+    wire [63:0]  w_156;  // fir_constant.cl:28:9
     wire [63:0]  w_157;  // fir_constant.cl:28:9
-    wire [63:0]  w_158;  // fir_constant.cl:28:9
-    reg  [63:0]  q_159;  // fir_constant.cl:28:9
+    reg  [63:0]  q_158;  // fir_constant.cl:28:9
     reg          y_wr_issued;
     reg  [7:0]   y_wr_beat;
+    reg          got_159;
     reg          got_160;
     reg          got_161;
     reg          got_162;
@@ -304,15 +304,15 @@ module fir_datapath (
     reg          got_171;
     reg          got_172;
     reg          got_173;
-    reg          got_174;
     reg  [188:0] p1_valid;  // fir_constant.cl:18:5
     reg          p1_admit;
     wire         p1_stall;
     wire         p1_en;
-    wire [31:0]  pv_175;  // fir_constant.cl:18:21
-    wire [31:0]  w_176;  // fir_constant.cl:18:25
-    wire         pw_177;  // fir_constant.cl:18:21
+    wire [31:0]  pv_174;  // fir_constant.cl:18:21
+    wire [31:0]  w_175;  // fir_constant.cl:18:25
+    wire         pw_176;  // fir_constant.cl:18:21
     reg          p1_go;
+    wire [31:0]  pv_177;  // fir_constant.cl:21:25
     wire [31:0]  pv_178;  // fir_constant.cl:21:25
     wire [31:0]  pv_179;  // fir_constant.cl:21:25
     wire [31:0]  pv_180;  // fir_constant.cl:21:25
@@ -327,402 +327,402 @@ module fir_datapath (
     wire [31:0]  pv_189;  // fir_constant.cl:21:25
     wire [31:0]  pv_190;  // fir_constant.cl:21:25
     wire [31:0]  pv_191;  // fir_constant.cl:21:25
-    wire [31:0]  pv_192;  // fir_constant.cl:21:25
-    wire [63:0]  w_193;  // fir_constant.cl:22:21
-    wire [31:0]  pv_194;  // fir_constant.cl:22:23
-    wire [63:0]  pw_195;  // fir_constant.cl:22:21
-    wire [63:0]  w_196;  // fir_constant.cl:22:21
+    wire [63:0]  w_192;  // fir_constant.cl:22:21
+    wire [31:0]  pv_193;  // fir_constant.cl:22:23
+    wire [63:0]  pw_194;  // fir_constant.cl:22:21
+    wire [63:0]  w_195;  // fir_constant.cl:22:21
+    wire [63:0]  pw_196;  // fir_constant.cl:22:21
     wire [63:0]  pw_197;  // fir_constant.cl:22:21
-    wire [63:0]  pw_198;  // fir_constant.cl:22:21
-    wire [31:0]  pld_199;  // fir_constant.cl:22:21
-    wire [31:0]  w_200;  // fir_constant.cl:24:21
-    wire [31:0]  w_201;  // fir_constant.cl:27:20
-    wire         go_202;
+    wire [31:0]  pld_198;  // fir_constant.cl:22:21
+    wire [31:0]  w_199;  // fir_constant.cl:24:21
+    wire [31:0]  w_200;  // fir_constant.cl:27:20
+    wire         go_201;
     wire         p1u0_fp_mul_valid;
     wire [31:0]  p1u0_fp_mul_result;
-    wire [31:0]  fnan_203;
-    wire [32:0]  fov_204;
+    wire [31:0]  fnan_202;
+    wire [32:0]  fov_203;
+    reg  [32:0]  pd_204;
     reg  [32:0]  pd_205;
     reg  [32:0]  pd_206;
     reg  [32:0]  pd_207;
-    reg  [32:0]  pd_208;
-    wire [31:0]  pw_209;  // fir_constant.cl:27:20
-    wire         go_210;
+    wire [31:0]  pw_208;  // fir_constant.cl:27:20
+    wire         go_209;
     wire         p1u1_fp_add_valid;
     wire [31:0]  p1u1_fp_add_result;
-    wire [31:0]  fnan_211;
-    wire [32:0]  fov_212;
+    wire [31:0]  fnan_210;
+    wire [32:0]  fov_211;
+    reg  [32:0]  pd_212;
     reg  [32:0]  pd_213;
     reg  [32:0]  pd_214;
     reg  [32:0]  pd_215;
     reg  [32:0]  pd_216;
     reg  [32:0]  pd_217;
-    reg  [32:0]  pd_218;
-    wire [31:0]  pw_219;  // fir_constant.cl:27:13
-    wire [31:0]  w_220;  // fir_constant.cl:27:20
-    wire         go_221;
+    wire [31:0]  pw_218;  // fir_constant.cl:27:13
+    wire [31:0]  w_219;  // fir_constant.cl:27:20
+    wire         go_220;
     wire         p1u2_fp_mul_valid;
     wire [31:0]  p1u2_fp_mul_result;
-    wire [31:0]  fnan_222;
-    wire [32:0]  fov_223;
+    wire [31:0]  fnan_221;
+    wire [32:0]  fov_222;
+    reg  [32:0]  pd_223;
     reg  [32:0]  pd_224;
     reg  [32:0]  pd_225;
     reg  [32:0]  pd_226;
-    reg  [32:0]  pd_227;
-    wire [31:0]  pw_228;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_235;  // fir_constant.cl:27:20
-    wire         go_236;
+    wire [31:0]  pw_227;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_234;  // fir_constant.cl:27:20
+    wire         go_235;
     wire         p1u3_fp_add_valid;
     wire [31:0]  p1u3_fp_add_result;
-    wire [31:0]  fnan_237;
-    wire [32:0]  fov_238;
+    wire [31:0]  fnan_236;
+    wire [32:0]  fov_237;
+    reg  [32:0]  pd_238;
     reg  [32:0]  pd_239;
     reg  [32:0]  pd_240;
     reg  [32:0]  pd_241;
     reg  [32:0]  pd_242;
     reg  [32:0]  pd_243;
-    reg  [32:0]  pd_244;
-    wire [31:0]  pw_245;  // fir_constant.cl:27:13
-    wire [31:0]  w_246;  // fir_constant.cl:27:20
-    wire         go_247;
+    wire [31:0]  pw_244;  // fir_constant.cl:27:13
+    wire [31:0]  w_245;  // fir_constant.cl:27:20
+    wire         go_246;
     wire         p1u4_fp_mul_valid;
     wire [31:0]  p1u4_fp_mul_result;
-    wire [31:0]  fnan_248;
-    wire [32:0]  fov_249;
+    wire [31:0]  fnan_247;
+    wire [32:0]  fov_248;
+    reg  [32:0]  pd_249;
     reg  [32:0]  pd_250;
     reg  [32:0]  pd_251;
     reg  [32:0]  pd_252;
-    reg  [32:0]  pd_253;
-    wire [31:0]  pw_254;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_268;  // fir_constant.cl:27:20
-    wire         go_269;
+    wire [31:0]  pw_253;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_267;  // fir_constant.cl:27:20
+    wire         go_268;
     wire         p1u5_fp_add_valid;
     wire [31:0]  p1u5_fp_add_result;
-    wire [31:0]  fnan_270;
-    wire [32:0]  fov_271;
+    wire [31:0]  fnan_269;
+    wire [32:0]  fov_270;
+    reg  [32:0]  pd_271;
     reg  [32:0]  pd_272;
     reg  [32:0]  pd_273;
     reg  [32:0]  pd_274;
     reg  [32:0]  pd_275;
     reg  [32:0]  pd_276;
-    reg  [32:0]  pd_277;
-    wire [31:0]  pw_278;  // fir_constant.cl:27:13
-    wire [31:0]  w_279;  // fir_constant.cl:27:20
-    wire         go_280;
+    wire [31:0]  pw_277;  // fir_constant.cl:27:13
+    wire [31:0]  w_278;  // fir_constant.cl:27:20
+    wire         go_279;
     wire         p1u6_fp_mul_valid;
     wire [31:0]  p1u6_fp_mul_result;
-    wire [31:0]  fnan_281;
-    wire [32:0]  fov_282;
+    wire [31:0]  fnan_280;
+    wire [32:0]  fov_281;
+    reg  [32:0]  pd_282;
     reg  [32:0]  pd_283;
     reg  [32:0]  pd_284;
     reg  [32:0]  pd_285;
-    reg  [32:0]  pd_286;
-    wire [31:0]  pw_287;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_308;  // fir_constant.cl:27:20
-    wire         go_309;
+    wire [31:0]  pw_286;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_307;  // fir_constant.cl:27:20
+    wire         go_308;
     wire         p1u7_fp_add_valid;
     wire [31:0]  p1u7_fp_add_result;
-    wire [31:0]  fnan_310;
-    wire [32:0]  fov_311;
+    wire [31:0]  fnan_309;
+    wire [32:0]  fov_310;
+    reg  [32:0]  pd_311;
     reg  [32:0]  pd_312;
     reg  [32:0]  pd_313;
     reg  [32:0]  pd_314;
     reg  [32:0]  pd_315;
     reg  [32:0]  pd_316;
-    reg  [32:0]  pd_317;
-    wire [31:0]  pw_318;  // fir_constant.cl:27:13
-    wire [31:0]  w_319;  // fir_constant.cl:27:20
-    wire         go_320;
+    wire [31:0]  pw_317;  // fir_constant.cl:27:13
+    wire [31:0]  w_318;  // fir_constant.cl:27:20
+    wire         go_319;
     wire         p1u8_fp_mul_valid;
     wire [31:0]  p1u8_fp_mul_result;
-    wire [31:0]  fnan_321;
-    wire [32:0]  fov_322;
+    wire [31:0]  fnan_320;
+    wire [32:0]  fov_321;
+    reg  [32:0]  pd_322;
     reg  [32:0]  pd_323;
     reg  [32:0]  pd_324;
     reg  [32:0]  pd_325;
-    reg  [32:0]  pd_326;
-    wire [31:0]  pw_327;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_355;  // fir_constant.cl:27:20
-    wire         go_356;
+    wire [31:0]  pw_326;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_354;  // fir_constant.cl:27:20
+    wire         go_355;
     wire         p1u9_fp_add_valid;
     wire [31:0]  p1u9_fp_add_result;
-    wire [31:0]  fnan_357;
-    wire [32:0]  fov_358;
+    wire [31:0]  fnan_356;
+    wire [32:0]  fov_357;
+    reg  [32:0]  pd_358;
     reg  [32:0]  pd_359;
     reg  [32:0]  pd_360;
     reg  [32:0]  pd_361;
     reg  [32:0]  pd_362;
     reg  [32:0]  pd_363;
-    reg  [32:0]  pd_364;
-    wire [31:0]  pw_365;  // fir_constant.cl:27:13
-    wire [31:0]  w_366;  // fir_constant.cl:27:20
-    wire         go_367;
+    wire [31:0]  pw_364;  // fir_constant.cl:27:13
+    wire [31:0]  w_365;  // fir_constant.cl:27:20
+    wire         go_366;
     wire         p1u10_fp_mul_valid;
     wire [31:0]  p1u10_fp_mul_result;
-    wire [31:0]  fnan_368;
-    wire [32:0]  fov_369;
+    wire [31:0]  fnan_367;
+    wire [32:0]  fov_368;
+    reg  [32:0]  pd_369;
     reg  [32:0]  pd_370;
     reg  [32:0]  pd_371;
     reg  [32:0]  pd_372;
-    reg  [32:0]  pd_373;
-    wire [31:0]  pw_374;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_409;  // fir_constant.cl:27:20
-    wire         go_410;
+    wire [31:0]  pw_373;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_408;  // fir_constant.cl:27:20
+    wire         go_409;
     wire         p1u11_fp_add_valid;
     wire [31:0]  p1u11_fp_add_result;
-    wire [31:0]  fnan_411;
-    wire [32:0]  fov_412;
+    wire [31:0]  fnan_410;
+    wire [32:0]  fov_411;
+    reg  [32:0]  pd_412;
     reg  [32:0]  pd_413;
     reg  [32:0]  pd_414;
     reg  [32:0]  pd_415;
     reg  [32:0]  pd_416;
     reg  [32:0]  pd_417;
-    reg  [32:0]  pd_418;
-    wire [31:0]  pw_419;  // fir_constant.cl:27:13
-    wire [31:0]  w_420;  // fir_constant.cl:27:20
-    wire         go_421;
+    wire [31:0]  pw_418;  // fir_constant.cl:27:13
+    wire [31:0]  w_419;  // fir_constant.cl:27:20
+    wire         go_420;
     wire         p1u12_fp_mul_valid;
     wire [31:0]  p1u12_fp_mul_result;
-    wire [31:0]  fnan_422;
-    wire [32:0]  fov_423;
+    wire [31:0]  fnan_421;
+    wire [32:0]  fov_422;
+    reg  [32:0]  pd_423;
     reg  [32:0]  pd_424;
     reg  [32:0]  pd_425;
     reg  [32:0]  pd_426;
-    reg  [32:0]  pd_427;
-    wire [31:0]  pw_428;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_470;  // fir_constant.cl:27:20
-    wire         go_471;
+    wire [31:0]  pw_427;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_469;  // fir_constant.cl:27:20
+    wire         go_470;
     wire         p1u13_fp_add_valid;
     wire [31:0]  p1u13_fp_add_result;
-    wire [31:0]  fnan_472;
-    wire [32:0]  fov_473;
+    wire [31:0]  fnan_471;
+    wire [32:0]  fov_472;
+    reg  [32:0]  pd_473;
     reg  [32:0]  pd_474;
     reg  [32:0]  pd_475;
     reg  [32:0]  pd_476;
     reg  [32:0]  pd_477;
     reg  [32:0]  pd_478;
-    reg  [32:0]  pd_479;
-    wire [31:0]  pw_480;  // fir_constant.cl:27:13
-    wire [31:0]  w_481;  // fir_constant.cl:27:20
-    wire         go_482;
+    wire [31:0]  pw_479;  // fir_constant.cl:27:13
+    wire [31:0]  w_480;  // fir_constant.cl:27:20
+    wire         go_481;
     wire         p1u14_fp_mul_valid;
     wire [31:0]  p1u14_fp_mul_result;
-    wire [31:0]  fnan_483;
-    wire [32:0]  fov_484;
+    wire [31:0]  fnan_482;
+    wire [32:0]  fov_483;
+    reg  [32:0]  pd_484;
     reg  [32:0]  pd_485;
     reg  [32:0]  pd_486;
     reg  [32:0]  pd_487;
-    reg  [32:0]  pd_488;
-    wire [31:0]  pw_489;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_538;  // fir_constant.cl:27:20
-    wire         go_539;
+    wire [31:0]  pw_488;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_537;  // fir_constant.cl:27:20
+    wire         go_538;
     wire         p1u15_fp_add_valid;
     wire [31:0]  p1u15_fp_add_result;
-    wire [31:0]  fnan_540;
-    wire [32:0]  fov_541;
+    wire [31:0]  fnan_539;
+    wire [32:0]  fov_540;
+    reg  [32:0]  pd_541;
     reg  [32:0]  pd_542;
     reg  [32:0]  pd_543;
     reg  [32:0]  pd_544;
     reg  [32:0]  pd_545;
     reg  [32:0]  pd_546;
-    reg  [32:0]  pd_547;
-    wire [31:0]  pw_548;  // fir_constant.cl:27:13
-    wire         go_549;
+    wire [31:0]  pw_547;  // fir_constant.cl:27:13
+    wire         go_548;
     wire         p1u16_fp_mul_valid;
     wire [31:0]  p1u16_fp_mul_result;
-    wire [31:0]  fnan_550;
-    wire [32:0]  fov_551;
+    wire [31:0]  fnan_549;
+    wire [32:0]  fov_550;
+    reg  [32:0]  pd_551;
     reg  [32:0]  pd_552;
     reg  [32:0]  pd_553;
     reg  [32:0]  pd_554;
-    reg  [32:0]  pd_555;
-    wire [31:0]  pw_556;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_612;  // fir_constant.cl:27:20
-    wire         go_613;
+    wire [31:0]  pw_555;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_611;  // fir_constant.cl:27:20
+    wire         go_612;
     wire         p1u17_fp_add_valid;
     wire [31:0]  p1u17_fp_add_result;
-    wire [31:0]  fnan_614;
-    wire [32:0]  fov_615;
+    wire [31:0]  fnan_613;
+    wire [32:0]  fov_614;
+    reg  [32:0]  pd_615;
     reg  [32:0]  pd_616;
     reg  [32:0]  pd_617;
     reg  [32:0]  pd_618;
     reg  [32:0]  pd_619;
     reg  [32:0]  pd_620;
-    reg  [32:0]  pd_621;
-    wire [31:0]  pw_622;  // fir_constant.cl:27:13
-    wire         go_623;
+    wire [31:0]  pw_621;  // fir_constant.cl:27:13
+    wire         go_622;
     wire         p1u18_fp_mul_valid;
     wire [31:0]  p1u18_fp_mul_result;
-    wire [31:0]  fnan_624;
-    wire [32:0]  fov_625;
+    wire [31:0]  fnan_623;
+    wire [32:0]  fov_624;
+    reg  [32:0]  pd_625;
     reg  [32:0]  pd_626;
     reg  [32:0]  pd_627;
     reg  [32:0]  pd_628;
-    reg  [32:0]  pd_629;
-    wire [31:0]  pw_630;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_693;  // fir_constant.cl:27:20
-    wire         go_694;
+    wire [31:0]  pw_629;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_692;  // fir_constant.cl:27:20
+    wire         go_693;
     wire         p1u19_fp_add_valid;
     wire [31:0]  p1u19_fp_add_result;
-    wire [31:0]  fnan_695;
-    wire [32:0]  fov_696;
+    wire [31:0]  fnan_694;
+    wire [32:0]  fov_695;
+    reg  [32:0]  pd_696;
     reg  [32:0]  pd_697;
     reg  [32:0]  pd_698;
     reg  [32:0]  pd_699;
     reg  [32:0]  pd_700;
     reg  [32:0]  pd_701;
-    reg  [32:0]  pd_702;
-    wire [31:0]  pw_703;  // fir_constant.cl:27:13
-    wire         go_704;
+    wire [31:0]  pw_702;  // fir_constant.cl:27:13
+    wire         go_703;
     wire         p1u20_fp_mul_valid;
     wire [31:0]  p1u20_fp_mul_result;
-    wire [31:0]  fnan_705;
-    wire [32:0]  fov_706;
+    wire [31:0]  fnan_704;
+    wire [32:0]  fov_705;
+    reg  [32:0]  pd_706;
     reg  [32:0]  pd_707;
     reg  [32:0]  pd_708;
     reg  [32:0]  pd_709;
-    reg  [32:0]  pd_710;
-    wire [31:0]  pw_711;  // fir_constant.cl:27:20
-    wire [31:0]  pq_781;  // fir_constant.cl:27:20
-    wire         go_782;
+    wire [31:0]  pw_710;  // fir_constant.cl:27:20
+    wire [31:0]  pq_780;  // fir_constant.cl:27:20
+    wire         go_781;
     wire         p1u21_fp_add_valid;
     wire [31:0]  p1u21_fp_add_result;
-    wire [31:0]  fnan_783;
-    wire [32:0]  fov_784;
+    wire [31:0]  fnan_782;
+    wire [32:0]  fov_783;
+    reg  [32:0]  pd_784;
     reg  [32:0]  pd_785;
     reg  [32:0]  pd_786;
     reg  [32:0]  pd_787;
     reg  [32:0]  pd_788;
     reg  [32:0]  pd_789;
-    reg  [32:0]  pd_790;
-    wire [31:0]  pw_791;  // fir_constant.cl:27:13
-    wire         go_792;
+    wire [31:0]  pw_790;  // fir_constant.cl:27:13
+    wire         go_791;
     wire         p1u22_fp_mul_valid;
     wire [31:0]  p1u22_fp_mul_result;
-    wire [31:0]  fnan_793;
-    wire [32:0]  fov_794;
+    wire [31:0]  fnan_792;
+    wire [32:0]  fov_793;
+    reg  [32:0]  pd_794;
     reg  [32:0]  pd_795;
     reg  [32:0]  pd_796;
     reg  [32:0]  pd_797;
-    reg  [32:0]  pd_798;
-    wire [31:0]  pw_799;  // fir_constant.cl:27:20
-    wire [31:0]  pq_876;  // fir_constant.cl:27:20
-    wire         go_877;
+    wire [31:0]  pw_798;  // fir_constant.cl:27:20
+    wire [31:0]  pq_875;  // fir_constant.cl:27:20
+    wire         go_876;
     wire         p1u23_fp_add_valid;
     wire [31:0]  p1u23_fp_add_result;
-    wire [31:0]  fnan_878;
-    wire [32:0]  fov_879;
+    wire [31:0]  fnan_877;
+    wire [32:0]  fov_878;
+    reg  [32:0]  pd_879;
     reg  [32:0]  pd_880;
     reg  [32:0]  pd_881;
     reg  [32:0]  pd_882;
     reg  [32:0]  pd_883;
     reg  [32:0]  pd_884;
-    reg  [32:0]  pd_885;
-    wire [31:0]  pw_886;  // fir_constant.cl:27:13
-    wire         go_887;
+    wire [31:0]  pw_885;  // fir_constant.cl:27:13
+    wire         go_886;
     wire         p1u24_fp_mul_valid;
     wire [31:0]  p1u24_fp_mul_result;
-    wire [31:0]  fnan_888;
-    wire [32:0]  fov_889;
+    wire [31:0]  fnan_887;
+    wire [32:0]  fov_888;
+    reg  [32:0]  pd_889;
     reg  [32:0]  pd_890;
     reg  [32:0]  pd_891;
     reg  [32:0]  pd_892;
-    reg  [32:0]  pd_893;
-    wire [31:0]  pw_894;  // fir_constant.cl:27:20
-    wire [31:0]  pq_978;  // fir_constant.cl:27:20
-    wire         go_979;
+    wire [31:0]  pw_893;  // fir_constant.cl:27:20
+    wire [31:0]  pq_977;  // fir_constant.cl:27:20
+    wire         go_978;
     wire         p1u25_fp_add_valid;
     wire [31:0]  p1u25_fp_add_result;
-    wire [31:0]  fnan_980;
-    wire [32:0]  fov_981;
+    wire [31:0]  fnan_979;
+    wire [32:0]  fov_980;
+    reg  [32:0]  pd_981;
     reg  [32:0]  pd_982;
     reg  [32:0]  pd_983;
     reg  [32:0]  pd_984;
     reg  [32:0]  pd_985;
     reg  [32:0]  pd_986;
-    reg  [32:0]  pd_987;
-    wire [31:0]  pw_988;  // fir_constant.cl:27:13
-    wire         go_989;
+    wire [31:0]  pw_987;  // fir_constant.cl:27:13
+    wire         go_988;
     wire         p1u26_fp_mul_valid;
     wire [31:0]  p1u26_fp_mul_result;
-    wire [31:0]  fnan_990;
-    wire [32:0]  fov_991;
+    wire [31:0]  fnan_989;
+    wire [32:0]  fov_990;
+    reg  [32:0]  pd_991;
     reg  [32:0]  pd_992;
     reg  [32:0]  pd_993;
     reg  [32:0]  pd_994;
-    reg  [32:0]  pd_995;
-    wire [31:0]  pw_996;  // fir_constant.cl:27:20
-    wire [31:0]  pq_1087;  // fir_constant.cl:27:20
-    wire         go_1088;
+    wire [31:0]  pw_995;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1086;  // fir_constant.cl:27:20
+    wire         go_1087;
     wire         p1u27_fp_add_valid;
     wire [31:0]  p1u27_fp_add_result;
-    wire [31:0]  fnan_1089;
-    wire [32:0]  fov_1090;
+    wire [31:0]  fnan_1088;
+    wire [32:0]  fov_1089;
+    reg  [32:0]  pd_1090;
     reg  [32:0]  pd_1091;
     reg  [32:0]  pd_1092;
     reg  [32:0]  pd_1093;
     reg  [32:0]  pd_1094;
     reg  [32:0]  pd_1095;
-    reg  [32:0]  pd_1096;
-    wire [31:0]  pw_1097;  // fir_constant.cl:27:13
-    wire         go_1098;
+    wire [31:0]  pw_1096;  // fir_constant.cl:27:13
+    wire         go_1097;
     wire         p1u28_fp_mul_valid;
     wire [31:0]  p1u28_fp_mul_result;
-    wire [31:0]  fnan_1099;
-    wire [32:0]  fov_1100;
+    wire [31:0]  fnan_1098;
+    wire [32:0]  fov_1099;
+    reg  [32:0]  pd_1100;
     reg  [32:0]  pd_1101;
     reg  [32:0]  pd_1102;
     reg  [32:0]  pd_1103;
-    reg  [32:0]  pd_1104;
-    wire [31:0]  pw_1105;  // fir_constant.cl:27:20
-    wire [31:0]  pq_1203;  // fir_constant.cl:27:20
-    wire         go_1204;
+    wire [31:0]  pw_1104;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1202;  // fir_constant.cl:27:20
+    wire         go_1203;
     wire         p1u29_fp_add_valid;
     wire [31:0]  p1u29_fp_add_result;
-    wire [31:0]  fnan_1205;
-    wire [32:0]  fov_1206;
+    wire [31:0]  fnan_1204;
+    wire [32:0]  fov_1205;
+    reg  [32:0]  pd_1206;
     reg  [32:0]  pd_1207;
     reg  [32:0]  pd_1208;
     reg  [32:0]  pd_1209;
     reg  [32:0]  pd_1210;
     reg  [32:0]  pd_1211;
-    reg  [32:0]  pd_1212;
-    wire [31:0]  pw_1213;  // fir_constant.cl:27:13
-    wire         go_1214;
+    wire [31:0]  pw_1212;  // fir_constant.cl:27:13
+    wire         go_1213;
     wire         p1u30_fp_mul_valid;
     wire [31:0]  p1u30_fp_mul_result;
-    wire [31:0]  fnan_1215;
-    wire [32:0]  fov_1216;
+    wire [31:0]  fnan_1214;
+    wire [32:0]  fov_1215;
+    reg  [32:0]  pd_1216;
     reg  [32:0]  pd_1217;
     reg  [32:0]  pd_1218;
     reg  [32:0]  pd_1219;
-    reg  [32:0]  pd_1220;
-    wire [31:0]  pw_1221;  // fir_constant.cl:27:20
-    wire [31:0]  pq_1326;  // fir_constant.cl:27:20
-    wire         go_1327;
+    wire [31:0]  pw_1220;  // fir_constant.cl:27:20
+    wire [31:0]  pq_1325;  // fir_constant.cl:27:20
+    wire         go_1326;
     wire         p1u31_fp_add_valid;
     wire [31:0]  p1u31_fp_add_result;
-    wire [31:0]  fnan_1328;
-    wire [32:0]  fov_1329;
+    wire [31:0]  fnan_1327;
+    wire [32:0]  fov_1328;
+    reg  [32:0]  pd_1329;
     reg  [32:0]  pd_1330;
     reg  [32:0]  pd_1331;
     reg  [32:0]  pd_1332;
     reg  [32:0]  pd_1333;
     reg  [32:0]  pd_1334;
-    reg  [32:0]  pd_1335;
-    wire [31:0]  pw_1336;  // fir_constant.cl:27:13
-    wire [63:0]  w_1337;  // fir_constant.cl:28:9
-    wire [63:0]  pw_1338;  // fir_constant.cl:28:9
-    wire [63:0]  pq_1482;  // fir_constant.cl:28:9
-    wire [31:0]  pv_1483;  // fir_constant.cl:18:28
-    wire [31:0]  w_1484;  // fir_constant.cl:18:28
-    wire [31:0]  pw_1485;  // fir_constant.cl:18:28
+    wire [31:0]  pw_1335;  // fir_constant.cl:27:13
+    wire [63:0]  w_1336;  // fir_constant.cl:28:9
+    wire [63:0]  pw_1337;  // fir_constant.cl:28:9
+    wire [63:0]  pq_1481;  // fir_constant.cl:28:9
+    wire [31:0]  pv_1482;  // fir_constant.cl:18:28
+    wire [31:0]  w_1483;  // fir_constant.cl:18:28
+    wire [31:0]  pw_1484;  // fir_constant.cl:18:28
+    reg  [31:0]  pq_228;  // fir_constant.cl:27:20
     reg  [31:0]  pq_229;  // fir_constant.cl:27:20
     reg  [31:0]  pq_230;  // fir_constant.cl:27:20
     reg  [31:0]  pq_231;  // fir_constant.cl:27:20
     reg  [31:0]  pq_232;  // fir_constant.cl:27:20
     reg  [31:0]  pq_233;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_234;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_254;  // fir_constant.cl:27:20
     reg  [31:0]  pq_255;  // fir_constant.cl:27:20
     reg  [31:0]  pq_256;  // fir_constant.cl:27:20
     reg  [31:0]  pq_257;  // fir_constant.cl:27:20
@@ -735,7 +735,7 @@ module fir_datapath (
     reg  [31:0]  pq_264;  // fir_constant.cl:27:20
     reg  [31:0]  pq_265;  // fir_constant.cl:27:20
     reg  [31:0]  pq_266;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_267;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_287;  // fir_constant.cl:27:20
     reg  [31:0]  pq_288;  // fir_constant.cl:27:20
     reg  [31:0]  pq_289;  // fir_constant.cl:27:20
     reg  [31:0]  pq_290;  // fir_constant.cl:27:20
@@ -755,7 +755,7 @@ module fir_datapath (
     reg  [31:0]  pq_304;  // fir_constant.cl:27:20
     reg  [31:0]  pq_305;  // fir_constant.cl:27:20
     reg  [31:0]  pq_306;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_307;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_327;  // fir_constant.cl:27:20
     reg  [31:0]  pq_328;  // fir_constant.cl:27:20
     reg  [31:0]  pq_329;  // fir_constant.cl:27:20
     reg  [31:0]  pq_330;  // fir_constant.cl:27:20
@@ -782,7 +782,7 @@ module fir_datapath (
     reg  [31:0]  pq_351;  // fir_constant.cl:27:20
     reg  [31:0]  pq_352;  // fir_constant.cl:27:20
     reg  [31:0]  pq_353;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_354;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_374;  // fir_constant.cl:27:20
     reg  [31:0]  pq_375;  // fir_constant.cl:27:20
     reg  [31:0]  pq_376;  // fir_constant.cl:27:20
     reg  [31:0]  pq_377;  // fir_constant.cl:27:20
@@ -816,7 +816,7 @@ module fir_datapath (
     reg  [31:0]  pq_405;  // fir_constant.cl:27:20
     reg  [31:0]  pq_406;  // fir_constant.cl:27:20
     reg  [31:0]  pq_407;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_408;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_428;  // fir_constant.cl:27:20
     reg  [31:0]  pq_429;  // fir_constant.cl:27:20
     reg  [31:0]  pq_430;  // fir_constant.cl:27:20
     reg  [31:0]  pq_431;  // fir_constant.cl:27:20
@@ -857,7 +857,7 @@ module fir_datapath (
     reg  [31:0]  pq_466;  // fir_constant.cl:27:20
     reg  [31:0]  pq_467;  // fir_constant.cl:27:20
     reg  [31:0]  pq_468;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_469;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_489;  // fir_constant.cl:27:20
     reg  [31:0]  pq_490;  // fir_constant.cl:27:20
     reg  [31:0]  pq_491;  // fir_constant.cl:27:20
     reg  [31:0]  pq_492;  // fir_constant.cl:27:20
@@ -905,7 +905,7 @@ module fir_datapath (
     reg  [31:0]  pq_534;  // fir_constant.cl:27:20
     reg  [31:0]  pq_535;  // fir_constant.cl:27:20
     reg  [31:0]  pq_536;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_537;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_556;  // fir_constant.cl:27:20
     reg  [31:0]  pq_557;  // fir_constant.cl:27:20
     reg  [31:0]  pq_558;  // fir_constant.cl:27:20
     reg  [31:0]  pq_559;  // fir_constant.cl:27:20
@@ -960,7 +960,7 @@ module fir_datapath (
     reg  [31:0]  pq_608;  // fir_constant.cl:27:20
     reg  [31:0]  pq_609;  // fir_constant.cl:27:20
     reg  [31:0]  pq_610;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_611;  // fir_constant.cl:27:20
+    reg  [31:0]  pq_630;  // fir_constant.cl:27:20
     reg  [31:0]  pq_631;  // fir_constant.cl:27:20
     reg  [31:0]  pq_632;  // fir_constant.cl:27:20
     reg  [31:0]  pq_633;  // fir_constant.cl:27:20
@@ -1022,12 +1022,11 @@ module fir_datapath (
     reg  [31:0]  pq_689;  // fir_constant.cl:27:20
     reg  [31:0]  pq_690;  // fir_constant.cl:27:20
     reg  [31:0]  pq_691;  // fir_constant.cl:27:20
-    reg  [31:0]  pq_692;  // fir_constant.cl:27:20
     reg  [7:0]   p1_drain;
     reg          p1_apart;
-    wire [31:0]  w_1486;  // fir_constant.cl:16:21
-    wire [31:0]  w_1487;  // fir_constant.cl:18:18
-    wire [63:0]  w_1488;  // fir_constant.cl:12:6
+    wire [31:0]  w_1485;  // fir_constant.cl:16:21
+    wire [31:0]  w_1486;  // fir_constant.cl:18:18
+    wire [63:0]  w_1487;  // fir_constant.cl:12:6
     reg  [7:0]   launch_err;
     reg          done_q;
     wire         u33_fp_add_go_any0_0;
@@ -1046,40 +1045,39 @@ module fir_datapath (
     wire         u33_fp_add_sub_in_sel0_1;
     assign w_1 = v1_lid_x;
     assign w_2 = w_1[7:0];
-    assign w_3 = 8'h01;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v1_lid_x;
-    assign w_7 = 64'h0000000000000001;
-    assign w_8 = v0_i;
-    assign w_9 = arg_n;
-    assign w_10 = ((w_8 ^ 32'h80000000) < (w_9 ^ 32'h80000000));
-    assign w_12 = v0_i;
-    assign w_13 = 32'h00000001;
-    assign w_14 = (w_12 + w_13);
-    assign w_15 = v16_window_14;
-    assign w_16 = v15_window_13;
-    assign w_17 = v14_window_12;
-    assign w_18 = v13_window_11;
-    assign w_19 = v12_window_10;
-    assign w_20 = v11_window_9;
-    assign w_21 = v10_window_8;
-    assign w_22 = v9_window_7;
-    assign w_23 = v8_window_6;
-    assign w_24 = v7_window_5;
-    assign w_25 = v6_window_4;
-    assign w_26 = v5_window_3;
-    assign w_27 = v4_window_2;
-    assign w_28 = v3_window_1;
-    assign w_29 = v2_window_0;
-    assign w_30 = {32'h00000000, x_base};
-    assign w_31 = v0_i;
-    assign w_32 = {{32{w_31[31]}}, w_31[31:0]};
-    assign w_33 = 64'h0000000000000004;
-    assign w_34 = $unsigned($signed(w_32) * $signed(w_33));
-    assign w_35 = (w_30 + w_34);
-    assign v_37 = ld_36[31:0];
-    assign w_38 = 32'h00000000;
-    assign w_39 = 32'h3c4ccccd;
+    assign w_3 = 8'h00;
+    assign w_4 = (w_2 == w_3);
+    assign w_6 = 64'h0000000000000001;
+    assign w_7 = v0_i;
+    assign w_8 = arg_n;
+    assign w_9 = ((w_7 ^ 32'h80000000) < (w_8 ^ 32'h80000000));
+    assign w_11 = v0_i;
+    assign w_12 = 32'h00000001;
+    assign w_13 = (w_11 + w_12);
+    assign w_14 = v16_window_14;
+    assign w_15 = v15_window_13;
+    assign w_16 = v14_window_12;
+    assign w_17 = v13_window_11;
+    assign w_18 = v12_window_10;
+    assign w_19 = v11_window_9;
+    assign w_20 = v10_window_8;
+    assign w_21 = v9_window_7;
+    assign w_22 = v8_window_6;
+    assign w_23 = v7_window_5;
+    assign w_24 = v6_window_4;
+    assign w_25 = v5_window_3;
+    assign w_26 = v4_window_2;
+    assign w_27 = v3_window_1;
+    assign w_28 = v2_window_0;
+    assign w_29 = {32'h00000000, x_base};
+    assign w_30 = v0_i;
+    assign w_31 = {{32{w_30[31]}}, w_30[31:0]};
+    assign w_32 = 64'h0000000000000004;
+    assign w_33 = $unsigned($signed(w_31) * $signed(w_32));
+    assign w_34 = (w_29 + w_33);
+    assign v_36 = ld_35[31:0];
+    assign w_37 = 32'h00000000;
+    assign w_38 = 32'h3c4ccccd;
 
     ohls_fp_mul u32_fp_mul (
         .clk(clk),
@@ -1091,8 +1089,8 @@ module fir_datapath (
         .out_valid(u32_fp_mul_valid),
         .result(u32_fp_mul_result)
     );
-    assign fnan_40 = u32_fp_mul_result;
-    assign fov_41 = {((((&w_39[30:23]) && (!1'h0)) || ((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000)))) || ((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000))))), (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&v_37[30:23]) && (!(v_37[22:0] == 23'h000000))) ? (v_37 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (v_37[30:0] == 31'h00000000)) || (1'h0 && ((&v_37[30:23]) && (v_37[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_39 = u32_fp_mul_result;
+    assign fov_40 = {((((&w_38[30:23]) && (!1'h0)) || ((&v_36[30:23]) && (!(v_36[22:0] == 23'h000000)))) || ((((&w_38[30:23]) && 1'h0) && (v_36[30:0] == 31'h00000000)) || (1'h0 && ((&v_36[30:23]) && (v_36[22:0] == 23'h000000))))), (((&w_38[30:23]) && (!1'h0)) ? (w_38 | 32'h00400000) : (((&v_36[30:23]) && (!(v_36[22:0] == 23'h000000))) ? (v_36 | 32'h00400000) : (((((&w_38[30:23]) && 1'h0) && (v_36[30:0] == 31'h00000000)) || (1'h0 && ((&v_36[30:23]) && (v_36[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_add u33_fp_add (
         .clk(clk),
@@ -1105,852 +1103,852 @@ module fir_datapath (
         .out_valid(u33_fp_add_valid),
         .result(u33_fp_add_result)
     );
-    assign fnan_43 = u33_fp_add_result;
-    assign fov_44 = {((((&w_38[30:23]) && (!1'h1)) || ((&r_42[30:23]) && (!(r_42[22:0] == 23'h000000)))) || ((((&w_38[30:23]) && 1'h1) && ((&r_42[30:23]) && (r_42[22:0] == 23'h000000))) && (!(w_38[31] == r_42[31])))), (((&w_38[30:23]) && (!1'h1)) ? (w_38 | 32'h00400000) : (((&r_42[30:23]) && (!(r_42[22:0] == 23'h000000))) ? (r_42 | 32'h00400000) : (((((&w_38[30:23]) && 1'h1) && ((&r_42[30:23]) && (r_42[22:0] == 23'h000000))) && (!(w_38[31] == r_42[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_46 = 32'hbccccccd;
-    assign fnan_47 = u32_fp_mul_result;
-    assign fov_48 = {((((&w_46[30:23]) && (!1'h0)) || ((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000)))) || ((((&w_46[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000))))), (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_29[30:23]) && (!(w_29[22:0] == 23'h000000))) ? (w_29 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_29[30:0] == 31'h00000000)) || (1'h0 && ((&w_29[30:23]) && (w_29[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_50 = u33_fp_add_result;
-    assign fov_51 = {((((&r_45[30:23]) && (!(r_45[22:0] == 23'h000000))) || ((&r_49[30:23]) && (!(r_49[22:0] == 23'h000000)))) || ((((&r_45[30:23]) && (r_45[22:0] == 23'h000000)) && ((&r_49[30:23]) && (r_49[22:0] == 23'h000000))) && (!(r_45[31] == r_49[31])))), (((&r_45[30:23]) && (!(r_45[22:0] == 23'h000000))) ? (r_45 | 32'h00400000) : (((&r_49[30:23]) && (!(r_49[22:0] == 23'h000000))) ? (r_49 | 32'h00400000) : (((((&r_45[30:23]) && (r_45[22:0] == 23'h000000)) && ((&r_49[30:23]) && (r_49[22:0] == 23'h000000))) && (!(r_45[31] == r_49[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_53 = 32'h3d4ccccd;
+    assign fnan_42 = u33_fp_add_result;
+    assign fov_43 = {((((&w_37[30:23]) && (!1'h1)) || ((&r_41[30:23]) && (!(r_41[22:0] == 23'h000000)))) || ((((&w_37[30:23]) && 1'h1) && ((&r_41[30:23]) && (r_41[22:0] == 23'h000000))) && (!(w_37[31] == r_41[31])))), (((&w_37[30:23]) && (!1'h1)) ? (w_37 | 32'h00400000) : (((&r_41[30:23]) && (!(r_41[22:0] == 23'h000000))) ? (r_41 | 32'h00400000) : (((((&w_37[30:23]) && 1'h1) && ((&r_41[30:23]) && (r_41[22:0] == 23'h000000))) && (!(w_37[31] == r_41[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_45 = 32'hbccccccd;
+    assign fnan_46 = u32_fp_mul_result;
+    assign fov_47 = {((((&w_45[30:23]) && (!1'h0)) || ((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000)))) || ((((&w_45[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000))))), (((&w_45[30:23]) && (!1'h0)) ? (w_45 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_45[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_49 = u33_fp_add_result;
+    assign fov_50 = {((((&r_44[30:23]) && (!(r_44[22:0] == 23'h000000))) || ((&r_48[30:23]) && (!(r_48[22:0] == 23'h000000)))) || ((((&r_44[30:23]) && (r_44[22:0] == 23'h000000)) && ((&r_48[30:23]) && (r_48[22:0] == 23'h000000))) && (!(r_44[31] == r_48[31])))), (((&r_44[30:23]) && (!(r_44[22:0] == 23'h000000))) ? (r_44 | 32'h00400000) : (((&r_48[30:23]) && (!(r_48[22:0] == 23'h000000))) ? (r_48 | 32'h00400000) : (((((&r_44[30:23]) && (r_44[22:0] == 23'h000000)) && ((&r_48[30:23]) && (r_48[22:0] == 23'h000000))) && (!(r_44[31] == r_48[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_52 = 32'h3d4ccccd;
 
     ohls_fp_mul u34_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_54),
-        .a(w_53),
-        .b(w_28),
+        .in_valid(go_53),
+        .a(w_52),
+        .b(w_27),
         .out_valid(u34_fp_mul_valid),
         .result(u34_fp_mul_result)
     );
-    assign fnan_55 = u34_fp_mul_result;
-    assign fov_56 = {((((&w_53[30:23]) && (!1'h0)) || ((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000)))) || ((((&w_53[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000))))), (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_28[30:23]) && (!(w_28[22:0] == 23'h000000))) ? (w_28 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_28[30:0] == 31'h00000000)) || (1'h0 && ((&w_28[30:23]) && (w_28[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_58 = u33_fp_add_result;
-    assign fov_59 = {((((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) || ((&r_57[30:23]) && (!(r_57[22:0] == 23'h000000)))) || ((((&r_52[30:23]) && (r_52[22:0] == 23'h000000)) && ((&r_57[30:23]) && (r_57[22:0] == 23'h000000))) && (!(r_52[31] == r_57[31])))), (((&r_52[30:23]) && (!(r_52[22:0] == 23'h000000))) ? (r_52 | 32'h00400000) : (((&r_57[30:23]) && (!(r_57[22:0] == 23'h000000))) ? (r_57 | 32'h00400000) : (((((&r_52[30:23]) && (r_52[22:0] == 23'h000000)) && ((&r_57[30:23]) && (r_57[22:0] == 23'h000000))) && (!(r_52[31] == r_57[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_61 = 32'hbd99999a;
+    assign fnan_54 = u34_fp_mul_result;
+    assign fov_55 = {((((&w_52[30:23]) && (!1'h0)) || ((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000)))) || ((((&w_52[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000))))), (((&w_52[30:23]) && (!1'h0)) ? (w_52 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_52[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_57 = u33_fp_add_result;
+    assign fov_58 = {((((&r_51[30:23]) && (!(r_51[22:0] == 23'h000000))) || ((&r_56[30:23]) && (!(r_56[22:0] == 23'h000000)))) || ((((&r_51[30:23]) && (r_51[22:0] == 23'h000000)) && ((&r_56[30:23]) && (r_56[22:0] == 23'h000000))) && (!(r_51[31] == r_56[31])))), (((&r_51[30:23]) && (!(r_51[22:0] == 23'h000000))) ? (r_51 | 32'h00400000) : (((&r_56[30:23]) && (!(r_56[22:0] == 23'h000000))) ? (r_56 | 32'h00400000) : (((((&r_51[30:23]) && (r_51[22:0] == 23'h000000)) && ((&r_56[30:23]) && (r_56[22:0] == 23'h000000))) && (!(r_51[31] == r_56[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_60 = 32'hbd99999a;
 
     ohls_fp_mul u35_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_62),
-        .a(w_61),
-        .b(w_27),
+        .in_valid(go_61),
+        .a(w_60),
+        .b(w_26),
         .out_valid(u35_fp_mul_valid),
         .result(u35_fp_mul_result)
     );
-    assign fnan_63 = u35_fp_mul_result;
-    assign fov_64 = {((((&w_61[30:23]) && (!1'h0)) || ((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000)))) || ((((&w_61[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000))))), (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_27[30:23]) && (!(w_27[22:0] == 23'h000000))) ? (w_27 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_27[30:0] == 31'h00000000)) || (1'h0 && ((&w_27[30:23]) && (w_27[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_66 = u33_fp_add_result;
-    assign fov_67 = {((((&r_60[30:23]) && (!(r_60[22:0] == 23'h000000))) || ((&r_65[30:23]) && (!(r_65[22:0] == 23'h000000)))) || ((((&r_60[30:23]) && (r_60[22:0] == 23'h000000)) && ((&r_65[30:23]) && (r_65[22:0] == 23'h000000))) && (!(r_60[31] == r_65[31])))), (((&r_60[30:23]) && (!(r_60[22:0] == 23'h000000))) ? (r_60 | 32'h00400000) : (((&r_65[30:23]) && (!(r_65[22:0] == 23'h000000))) ? (r_65 | 32'h00400000) : (((((&r_60[30:23]) && (r_60[22:0] == 23'h000000)) && ((&r_65[30:23]) && (r_65[22:0] == 23'h000000))) && (!(r_60[31] == r_65[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_69 = 32'h3dcccccd;
+    assign fnan_62 = u35_fp_mul_result;
+    assign fov_63 = {((((&w_60[30:23]) && (!1'h0)) || ((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000)))) || ((((&w_60[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000))))), (((&w_60[30:23]) && (!1'h0)) ? (w_60 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_60[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_65 = u33_fp_add_result;
+    assign fov_66 = {((((&r_59[30:23]) && (!(r_59[22:0] == 23'h000000))) || ((&r_64[30:23]) && (!(r_64[22:0] == 23'h000000)))) || ((((&r_59[30:23]) && (r_59[22:0] == 23'h000000)) && ((&r_64[30:23]) && (r_64[22:0] == 23'h000000))) && (!(r_59[31] == r_64[31])))), (((&r_59[30:23]) && (!(r_59[22:0] == 23'h000000))) ? (r_59 | 32'h00400000) : (((&r_64[30:23]) && (!(r_64[22:0] == 23'h000000))) ? (r_64 | 32'h00400000) : (((((&r_59[30:23]) && (r_59[22:0] == 23'h000000)) && ((&r_64[30:23]) && (r_64[22:0] == 23'h000000))) && (!(r_59[31] == r_64[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_68 = 32'h3dcccccd;
 
     ohls_fp_mul u36_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_70),
-        .a(w_69),
-        .b(w_26),
+        .in_valid(go_69),
+        .a(w_68),
+        .b(w_25),
         .out_valid(u36_fp_mul_valid),
         .result(u36_fp_mul_result)
     );
-    assign fnan_71 = u36_fp_mul_result;
-    assign fov_72 = {((((&w_69[30:23]) && (!1'h0)) || ((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000)))) || ((((&w_69[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000))))), (((&w_69[30:23]) && (!1'h0)) ? (w_69 | 32'h00400000) : (((&w_26[30:23]) && (!(w_26[22:0] == 23'h000000))) ? (w_26 | 32'h00400000) : (((((&w_69[30:23]) && 1'h0) && (w_26[30:0] == 31'h00000000)) || (1'h0 && ((&w_26[30:23]) && (w_26[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_74 = u33_fp_add_result;
-    assign fov_75 = {((((&r_68[30:23]) && (!(r_68[22:0] == 23'h000000))) || ((&r_73[30:23]) && (!(r_73[22:0] == 23'h000000)))) || ((((&r_68[30:23]) && (r_68[22:0] == 23'h000000)) && ((&r_73[30:23]) && (r_73[22:0] == 23'h000000))) && (!(r_68[31] == r_73[31])))), (((&r_68[30:23]) && (!(r_68[22:0] == 23'h000000))) ? (r_68 | 32'h00400000) : (((&r_73[30:23]) && (!(r_73[22:0] == 23'h000000))) ? (r_73 | 32'h00400000) : (((((&r_68[30:23]) && (r_68[22:0] == 23'h000000)) && ((&r_73[30:23]) && (r_73[22:0] == 23'h000000))) && (!(r_68[31] == r_73[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_77 = 32'h3e000000;
+    assign fnan_70 = u36_fp_mul_result;
+    assign fov_71 = {((((&w_68[30:23]) && (!1'h0)) || ((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000)))) || ((((&w_68[30:23]) && 1'h0) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000))))), (((&w_68[30:23]) && (!1'h0)) ? (w_68 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_68[30:23]) && 1'h0) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_73 = u33_fp_add_result;
+    assign fov_74 = {((((&r_67[30:23]) && (!(r_67[22:0] == 23'h000000))) || ((&r_72[30:23]) && (!(r_72[22:0] == 23'h000000)))) || ((((&r_67[30:23]) && (r_67[22:0] == 23'h000000)) && ((&r_72[30:23]) && (r_72[22:0] == 23'h000000))) && (!(r_67[31] == r_72[31])))), (((&r_67[30:23]) && (!(r_67[22:0] == 23'h000000))) ? (r_67 | 32'h00400000) : (((&r_72[30:23]) && (!(r_72[22:0] == 23'h000000))) ? (r_72 | 32'h00400000) : (((((&r_67[30:23]) && (r_67[22:0] == 23'h000000)) && ((&r_72[30:23]) && (r_72[22:0] == 23'h000000))) && (!(r_67[31] == r_72[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_76 = 32'h3e000000;
 
     ohls_fp_mul u37_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_78),
-        .a(w_77),
-        .b(w_25),
+        .in_valid(go_77),
+        .a(w_76),
+        .b(w_24),
         .out_valid(u37_fp_mul_valid),
         .result(u37_fp_mul_result)
     );
-    assign fnan_79 = u37_fp_mul_result;
-    assign fov_80 = {((((&w_77[30:23]) && (!1'h1)) || ((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000)))) || ((((&w_77[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000))))), (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_25[30:23]) && (!(w_25[22:0] == 23'h000000))) ? (w_25 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_25[30:0] == 31'h00000000)) || (1'h0 && ((&w_25[30:23]) && (w_25[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_82 = u33_fp_add_result;
-    assign fov_83 = {((((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) || ((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000)))) || ((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&r_81[30:23]) && (r_81[22:0] == 23'h000000))) && (!(r_76[31] == r_81[31])))), (((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) ? (r_76 | 32'h00400000) : (((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000))) ? (r_81 | 32'h00400000) : (((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&r_81[30:23]) && (r_81[22:0] == 23'h000000))) && (!(r_76[31] == r_81[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_85 = 32'h3e19999a;
+    assign fnan_78 = u37_fp_mul_result;
+    assign fov_79 = {((((&w_76[30:23]) && (!1'h1)) || ((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000)))) || ((((&w_76[30:23]) && 1'h1) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000))))), (((&w_76[30:23]) && (!1'h1)) ? (w_76 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_76[30:23]) && 1'h1) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_81 = u33_fp_add_result;
+    assign fov_82 = {((((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) || ((&r_80[30:23]) && (!(r_80[22:0] == 23'h000000)))) || ((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&r_80[30:23]) && (r_80[22:0] == 23'h000000))) && (!(r_75[31] == r_80[31])))), (((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) ? (r_75 | 32'h00400000) : (((&r_80[30:23]) && (!(r_80[22:0] == 23'h000000))) ? (r_80 | 32'h00400000) : (((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&r_80[30:23]) && (r_80[22:0] == 23'h000000))) && (!(r_75[31] == r_80[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_84 = 32'h3e19999a;
 
     ohls_fp_mul u38_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_86),
-        .a(w_85),
-        .b(w_24),
+        .in_valid(go_85),
+        .a(w_84),
+        .b(w_23),
         .out_valid(u38_fp_mul_valid),
         .result(u38_fp_mul_result)
     );
-    assign fnan_87 = u38_fp_mul_result;
-    assign fov_88 = {((((&w_85[30:23]) && (!1'h0)) || ((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000)))) || ((((&w_85[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000))))), (((&w_85[30:23]) && (!1'h0)) ? (w_85 | 32'h00400000) : (((&w_24[30:23]) && (!(w_24[22:0] == 23'h000000))) ? (w_24 | 32'h00400000) : (((((&w_85[30:23]) && 1'h0) && (w_24[30:0] == 31'h00000000)) || (1'h0 && ((&w_24[30:23]) && (w_24[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_90 = u33_fp_add_result;
-    assign fov_91 = {((((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) || ((&r_89[30:23]) && (!(r_89[22:0] == 23'h000000)))) || ((((&r_84[30:23]) && (r_84[22:0] == 23'h000000)) && ((&r_89[30:23]) && (r_89[22:0] == 23'h000000))) && (!(r_84[31] == r_89[31])))), (((&r_84[30:23]) && (!(r_84[22:0] == 23'h000000))) ? (r_84 | 32'h00400000) : (((&r_89[30:23]) && (!(r_89[22:0] == 23'h000000))) ? (r_89 | 32'h00400000) : (((((&r_84[30:23]) && (r_84[22:0] == 23'h000000)) && ((&r_89[30:23]) && (r_89[22:0] == 23'h000000))) && (!(r_84[31] == r_89[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_93 = 32'h3e333333;
+    assign fnan_86 = u38_fp_mul_result;
+    assign fov_87 = {((((&w_84[30:23]) && (!1'h0)) || ((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000)))) || ((((&w_84[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000))))), (((&w_84[30:23]) && (!1'h0)) ? (w_84 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_84[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_89 = u33_fp_add_result;
+    assign fov_90 = {((((&r_83[30:23]) && (!(r_83[22:0] == 23'h000000))) || ((&r_88[30:23]) && (!(r_88[22:0] == 23'h000000)))) || ((((&r_83[30:23]) && (r_83[22:0] == 23'h000000)) && ((&r_88[30:23]) && (r_88[22:0] == 23'h000000))) && (!(r_83[31] == r_88[31])))), (((&r_83[30:23]) && (!(r_83[22:0] == 23'h000000))) ? (r_83 | 32'h00400000) : (((&r_88[30:23]) && (!(r_88[22:0] == 23'h000000))) ? (r_88 | 32'h00400000) : (((((&r_83[30:23]) && (r_83[22:0] == 23'h000000)) && ((&r_88[30:23]) && (r_88[22:0] == 23'h000000))) && (!(r_83[31] == r_88[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_92 = 32'h3e333333;
 
     ohls_fp_mul u39_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_94),
-        .a(w_93),
-        .b(w_23),
+        .in_valid(go_93),
+        .a(w_92),
+        .b(w_22),
         .out_valid(u39_fp_mul_valid),
         .result(u39_fp_mul_result)
     );
-    assign fnan_95 = u39_fp_mul_result;
-    assign fov_96 = {((((&w_93[30:23]) && (!1'h0)) || ((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000)))) || ((((&w_93[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000))))), (((&w_93[30:23]) && (!1'h0)) ? (w_93 | 32'h00400000) : (((&w_23[30:23]) && (!(w_23[22:0] == 23'h000000))) ? (w_23 | 32'h00400000) : (((((&w_93[30:23]) && 1'h0) && (w_23[30:0] == 31'h00000000)) || (1'h0 && ((&w_23[30:23]) && (w_23[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_98 = u33_fp_add_result;
-    assign fov_99 = {((((&r_92[30:23]) && (!(r_92[22:0] == 23'h000000))) || ((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000)))) || ((((&r_92[30:23]) && (r_92[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_92[31] == r_97[31])))), (((&r_92[30:23]) && (!(r_92[22:0] == 23'h000000))) ? (r_92 | 32'h00400000) : (((&r_97[30:23]) && (!(r_97[22:0] == 23'h000000))) ? (r_97 | 32'h00400000) : (((((&r_92[30:23]) && (r_92[22:0] == 23'h000000)) && ((&r_97[30:23]) && (r_97[22:0] == 23'h000000))) && (!(r_92[31] == r_97[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_94 = u39_fp_mul_result;
+    assign fov_95 = {((((&w_92[30:23]) && (!1'h0)) || ((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000)))) || ((((&w_92[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000))))), (((&w_92[30:23]) && (!1'h0)) ? (w_92 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_92[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_97 = u33_fp_add_result;
+    assign fov_98 = {((((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) || ((&r_96[30:23]) && (!(r_96[22:0] == 23'h000000)))) || ((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&r_96[30:23]) && (r_96[22:0] == 23'h000000))) && (!(r_91[31] == r_96[31])))), (((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) ? (r_91 | 32'h00400000) : (((&r_96[30:23]) && (!(r_96[22:0] == 23'h000000))) ? (r_96 | 32'h00400000) : (((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&r_96[30:23]) && (r_96[22:0] == 23'h000000))) && (!(r_91[31] == r_96[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u40_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_101),
-        .a(w_93),
-        .b(w_22),
+        .in_valid(go_100),
+        .a(w_92),
+        .b(w_21),
         .out_valid(u40_fp_mul_valid),
         .result(u40_fp_mul_result)
     );
-    assign fnan_102 = u40_fp_mul_result;
-    assign fov_103 = {((((&w_93[30:23]) && (!1'h0)) || ((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000)))) || ((((&w_93[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000))))), (((&w_93[30:23]) && (!1'h0)) ? (w_93 | 32'h00400000) : (((&w_22[30:23]) && (!(w_22[22:0] == 23'h000000))) ? (w_22 | 32'h00400000) : (((((&w_93[30:23]) && 1'h0) && (w_22[30:0] == 31'h00000000)) || (1'h0 && ((&w_22[30:23]) && (w_22[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_105 = u33_fp_add_result;
-    assign fov_106 = {((((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) || ((&r_104[30:23]) && (!(r_104[22:0] == 23'h000000)))) || ((((&r_100[30:23]) && (r_100[22:0] == 23'h000000)) && ((&r_104[30:23]) && (r_104[22:0] == 23'h000000))) && (!(r_100[31] == r_104[31])))), (((&r_100[30:23]) && (!(r_100[22:0] == 23'h000000))) ? (r_100 | 32'h00400000) : (((&r_104[30:23]) && (!(r_104[22:0] == 23'h000000))) ? (r_104 | 32'h00400000) : (((((&r_100[30:23]) && (r_100[22:0] == 23'h000000)) && ((&r_104[30:23]) && (r_104[22:0] == 23'h000000))) && (!(r_100[31] == r_104[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_101 = u40_fp_mul_result;
+    assign fov_102 = {((((&w_92[30:23]) && (!1'h0)) || ((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000)))) || ((((&w_92[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000))))), (((&w_92[30:23]) && (!1'h0)) ? (w_92 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_92[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_104 = u33_fp_add_result;
+    assign fov_105 = {((((&r_99[30:23]) && (!(r_99[22:0] == 23'h000000))) || ((&r_103[30:23]) && (!(r_103[22:0] == 23'h000000)))) || ((((&r_99[30:23]) && (r_99[22:0] == 23'h000000)) && ((&r_103[30:23]) && (r_103[22:0] == 23'h000000))) && (!(r_99[31] == r_103[31])))), (((&r_99[30:23]) && (!(r_99[22:0] == 23'h000000))) ? (r_99 | 32'h00400000) : (((&r_103[30:23]) && (!(r_103[22:0] == 23'h000000))) ? (r_103 | 32'h00400000) : (((((&r_99[30:23]) && (r_99[22:0] == 23'h000000)) && ((&r_103[30:23]) && (r_103[22:0] == 23'h000000))) && (!(r_99[31] == r_103[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u41_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_108),
-        .a(w_85),
-        .b(w_21),
+        .in_valid(go_107),
+        .a(w_84),
+        .b(w_20),
         .out_valid(u41_fp_mul_valid),
         .result(u41_fp_mul_result)
     );
-    assign fnan_109 = u41_fp_mul_result;
-    assign fov_110 = {((((&w_85[30:23]) && (!1'h0)) || ((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000)))) || ((((&w_85[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000))))), (((&w_85[30:23]) && (!1'h0)) ? (w_85 | 32'h00400000) : (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((((&w_85[30:23]) && 1'h0) && (w_21[30:0] == 31'h00000000)) || (1'h0 && ((&w_21[30:23]) && (w_21[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_112 = u33_fp_add_result;
-    assign fov_113 = {((((&r_107[30:23]) && (!(r_107[22:0] == 23'h000000))) || ((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000)))) || ((((&r_107[30:23]) && (r_107[22:0] == 23'h000000)) && ((&r_111[30:23]) && (r_111[22:0] == 23'h000000))) && (!(r_107[31] == r_111[31])))), (((&r_107[30:23]) && (!(r_107[22:0] == 23'h000000))) ? (r_107 | 32'h00400000) : (((&r_111[30:23]) && (!(r_111[22:0] == 23'h000000))) ? (r_111 | 32'h00400000) : (((((&r_107[30:23]) && (r_107[22:0] == 23'h000000)) && ((&r_111[30:23]) && (r_111[22:0] == 23'h000000))) && (!(r_107[31] == r_111[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_108 = u41_fp_mul_result;
+    assign fov_109 = {((((&w_84[30:23]) && (!1'h0)) || ((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000)))) || ((((&w_84[30:23]) && 1'h0) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000))))), (((&w_84[30:23]) && (!1'h0)) ? (w_84 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_84[30:23]) && 1'h0) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_111 = u33_fp_add_result;
+    assign fov_112 = {((((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) || ((&r_110[30:23]) && (!(r_110[22:0] == 23'h000000)))) || ((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&r_110[30:23]) && (r_110[22:0] == 23'h000000))) && (!(r_106[31] == r_110[31])))), (((&r_106[30:23]) && (!(r_106[22:0] == 23'h000000))) ? (r_106 | 32'h00400000) : (((&r_110[30:23]) && (!(r_110[22:0] == 23'h000000))) ? (r_110 | 32'h00400000) : (((((&r_106[30:23]) && (r_106[22:0] == 23'h000000)) && ((&r_110[30:23]) && (r_110[22:0] == 23'h000000))) && (!(r_106[31] == r_110[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u42_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_115),
-        .a(w_77),
-        .b(w_20),
+        .in_valid(go_114),
+        .a(w_76),
+        .b(w_19),
         .out_valid(u42_fp_mul_valid),
         .result(u42_fp_mul_result)
     );
-    assign fnan_116 = u42_fp_mul_result;
-    assign fov_117 = {((((&w_77[30:23]) && (!1'h1)) || ((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000)))) || ((((&w_77[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000))))), (((&w_77[30:23]) && (!1'h1)) ? (w_77 | 32'h00400000) : (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((((&w_77[30:23]) && 1'h1) && (w_20[30:0] == 31'h00000000)) || (1'h0 && ((&w_20[30:23]) && (w_20[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_119 = u33_fp_add_result;
-    assign fov_120 = {((((&r_114[30:23]) && (!(r_114[22:0] == 23'h000000))) || ((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000)))) || ((((&r_114[30:23]) && (r_114[22:0] == 23'h000000)) && ((&r_118[30:23]) && (r_118[22:0] == 23'h000000))) && (!(r_114[31] == r_118[31])))), (((&r_114[30:23]) && (!(r_114[22:0] == 23'h000000))) ? (r_114 | 32'h00400000) : (((&r_118[30:23]) && (!(r_118[22:0] == 23'h000000))) ? (r_118 | 32'h00400000) : (((((&r_114[30:23]) && (r_114[22:0] == 23'h000000)) && ((&r_118[30:23]) && (r_118[22:0] == 23'h000000))) && (!(r_114[31] == r_118[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_115 = u42_fp_mul_result;
+    assign fov_116 = {((((&w_76[30:23]) && (!1'h1)) || ((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000)))) || ((((&w_76[30:23]) && 1'h1) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000))))), (((&w_76[30:23]) && (!1'h1)) ? (w_76 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_76[30:23]) && 1'h1) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_118 = u33_fp_add_result;
+    assign fov_119 = {((((&r_113[30:23]) && (!(r_113[22:0] == 23'h000000))) || ((&r_117[30:23]) && (!(r_117[22:0] == 23'h000000)))) || ((((&r_113[30:23]) && (r_113[22:0] == 23'h000000)) && ((&r_117[30:23]) && (r_117[22:0] == 23'h000000))) && (!(r_113[31] == r_117[31])))), (((&r_113[30:23]) && (!(r_113[22:0] == 23'h000000))) ? (r_113 | 32'h00400000) : (((&r_117[30:23]) && (!(r_117[22:0] == 23'h000000))) ? (r_117 | 32'h00400000) : (((((&r_113[30:23]) && (r_113[22:0] == 23'h000000)) && ((&r_117[30:23]) && (r_117[22:0] == 23'h000000))) && (!(r_113[31] == r_117[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u43_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_122),
-        .a(w_69),
-        .b(w_19),
+        .in_valid(go_121),
+        .a(w_68),
+        .b(w_18),
         .out_valid(u43_fp_mul_valid),
         .result(u43_fp_mul_result)
     );
-    assign fnan_123 = u43_fp_mul_result;
-    assign fov_124 = {((((&w_69[30:23]) && (!1'h0)) || ((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000)))) || ((((&w_69[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000))))), (((&w_69[30:23]) && (!1'h0)) ? (w_69 | 32'h00400000) : (((&w_19[30:23]) && (!(w_19[22:0] == 23'h000000))) ? (w_19 | 32'h00400000) : (((((&w_69[30:23]) && 1'h0) && (w_19[30:0] == 31'h00000000)) || (1'h0 && ((&w_19[30:23]) && (w_19[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_126 = u33_fp_add_result;
-    assign fov_127 = {((((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) || ((&r_125[30:23]) && (!(r_125[22:0] == 23'h000000)))) || ((((&r_121[30:23]) && (r_121[22:0] == 23'h000000)) && ((&r_125[30:23]) && (r_125[22:0] == 23'h000000))) && (!(r_121[31] == r_125[31])))), (((&r_121[30:23]) && (!(r_121[22:0] == 23'h000000))) ? (r_121 | 32'h00400000) : (((&r_125[30:23]) && (!(r_125[22:0] == 23'h000000))) ? (r_125 | 32'h00400000) : (((((&r_121[30:23]) && (r_121[22:0] == 23'h000000)) && ((&r_125[30:23]) && (r_125[22:0] == 23'h000000))) && (!(r_121[31] == r_125[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_122 = u43_fp_mul_result;
+    assign fov_123 = {((((&w_68[30:23]) && (!1'h0)) || ((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000)))) || ((((&w_68[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000))))), (((&w_68[30:23]) && (!1'h0)) ? (w_68 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_68[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_125 = u33_fp_add_result;
+    assign fov_126 = {((((&r_120[30:23]) && (!(r_120[22:0] == 23'h000000))) || ((&r_124[30:23]) && (!(r_124[22:0] == 23'h000000)))) || ((((&r_120[30:23]) && (r_120[22:0] == 23'h000000)) && ((&r_124[30:23]) && (r_124[22:0] == 23'h000000))) && (!(r_120[31] == r_124[31])))), (((&r_120[30:23]) && (!(r_120[22:0] == 23'h000000))) ? (r_120 | 32'h00400000) : (((&r_124[30:23]) && (!(r_124[22:0] == 23'h000000))) ? (r_124 | 32'h00400000) : (((((&r_120[30:23]) && (r_120[22:0] == 23'h000000)) && ((&r_124[30:23]) && (r_124[22:0] == 23'h000000))) && (!(r_120[31] == r_124[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u44_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_129),
-        .a(w_61),
-        .b(w_18),
+        .in_valid(go_128),
+        .a(w_60),
+        .b(w_17),
         .out_valid(u44_fp_mul_valid),
         .result(u44_fp_mul_result)
     );
-    assign fnan_130 = u44_fp_mul_result;
-    assign fov_131 = {((((&w_61[30:23]) && (!1'h0)) || ((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000)))) || ((((&w_61[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000))))), (((&w_61[30:23]) && (!1'h0)) ? (w_61 | 32'h00400000) : (((&w_18[30:23]) && (!(w_18[22:0] == 23'h000000))) ? (w_18 | 32'h00400000) : (((((&w_61[30:23]) && 1'h0) && (w_18[30:0] == 31'h00000000)) || (1'h0 && ((&w_18[30:23]) && (w_18[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_133 = u33_fp_add_result;
-    assign fov_134 = {((((&r_128[30:23]) && (!(r_128[22:0] == 23'h000000))) || ((&r_132[30:23]) && (!(r_132[22:0] == 23'h000000)))) || ((((&r_128[30:23]) && (r_128[22:0] == 23'h000000)) && ((&r_132[30:23]) && (r_132[22:0] == 23'h000000))) && (!(r_128[31] == r_132[31])))), (((&r_128[30:23]) && (!(r_128[22:0] == 23'h000000))) ? (r_128 | 32'h00400000) : (((&r_132[30:23]) && (!(r_132[22:0] == 23'h000000))) ? (r_132 | 32'h00400000) : (((((&r_128[30:23]) && (r_128[22:0] == 23'h000000)) && ((&r_132[30:23]) && (r_132[22:0] == 23'h000000))) && (!(r_128[31] == r_132[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_129 = u44_fp_mul_result;
+    assign fov_130 = {((((&w_60[30:23]) && (!1'h0)) || ((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000)))) || ((((&w_60[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000))))), (((&w_60[30:23]) && (!1'h0)) ? (w_60 | 32'h00400000) : (((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000))) ? (w_17 | 32'h00400000) : (((((&w_60[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_132 = u33_fp_add_result;
+    assign fov_133 = {((((&r_127[30:23]) && (!(r_127[22:0] == 23'h000000))) || ((&r_131[30:23]) && (!(r_131[22:0] == 23'h000000)))) || ((((&r_127[30:23]) && (r_127[22:0] == 23'h000000)) && ((&r_131[30:23]) && (r_131[22:0] == 23'h000000))) && (!(r_127[31] == r_131[31])))), (((&r_127[30:23]) && (!(r_127[22:0] == 23'h000000))) ? (r_127 | 32'h00400000) : (((&r_131[30:23]) && (!(r_131[22:0] == 23'h000000))) ? (r_131 | 32'h00400000) : (((((&r_127[30:23]) && (r_127[22:0] == 23'h000000)) && ((&r_131[30:23]) && (r_131[22:0] == 23'h000000))) && (!(r_127[31] == r_131[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u45_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_136),
-        .a(w_53),
-        .b(w_17),
+        .in_valid(go_135),
+        .a(w_52),
+        .b(w_16),
         .out_valid(u45_fp_mul_valid),
         .result(u45_fp_mul_result)
     );
-    assign fnan_137 = u45_fp_mul_result;
-    assign fov_138 = {((((&w_53[30:23]) && (!1'h0)) || ((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000)))) || ((((&w_53[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000))))), (((&w_53[30:23]) && (!1'h0)) ? (w_53 | 32'h00400000) : (((&w_17[30:23]) && (!(w_17[22:0] == 23'h000000))) ? (w_17 | 32'h00400000) : (((((&w_53[30:23]) && 1'h0) && (w_17[30:0] == 31'h00000000)) || (1'h0 && ((&w_17[30:23]) && (w_17[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_140 = u33_fp_add_result;
-    assign fov_141 = {((((&r_135[30:23]) && (!(r_135[22:0] == 23'h000000))) || ((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000)))) || ((((&r_135[30:23]) && (r_135[22:0] == 23'h000000)) && ((&r_139[30:23]) && (r_139[22:0] == 23'h000000))) && (!(r_135[31] == r_139[31])))), (((&r_135[30:23]) && (!(r_135[22:0] == 23'h000000))) ? (r_135 | 32'h00400000) : (((&r_139[30:23]) && (!(r_139[22:0] == 23'h000000))) ? (r_139 | 32'h00400000) : (((((&r_135[30:23]) && (r_135[22:0] == 23'h000000)) && ((&r_139[30:23]) && (r_139[22:0] == 23'h000000))) && (!(r_135[31] == r_139[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_136 = u45_fp_mul_result;
+    assign fov_137 = {((((&w_52[30:23]) && (!1'h0)) || ((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000)))) || ((((&w_52[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000))))), (((&w_52[30:23]) && (!1'h0)) ? (w_52 | 32'h00400000) : (((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000))) ? (w_16 | 32'h00400000) : (((((&w_52[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_139 = u33_fp_add_result;
+    assign fov_140 = {((((&r_134[30:23]) && (!(r_134[22:0] == 23'h000000))) || ((&r_138[30:23]) && (!(r_138[22:0] == 23'h000000)))) || ((((&r_134[30:23]) && (r_134[22:0] == 23'h000000)) && ((&r_138[30:23]) && (r_138[22:0] == 23'h000000))) && (!(r_134[31] == r_138[31])))), (((&r_134[30:23]) && (!(r_134[22:0] == 23'h000000))) ? (r_134 | 32'h00400000) : (((&r_138[30:23]) && (!(r_138[22:0] == 23'h000000))) ? (r_138 | 32'h00400000) : (((((&r_134[30:23]) && (r_134[22:0] == 23'h000000)) && ((&r_138[30:23]) && (r_138[22:0] == 23'h000000))) && (!(r_134[31] == r_138[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u46_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_143),
-        .a(w_46),
-        .b(w_16),
+        .in_valid(go_142),
+        .a(w_45),
+        .b(w_15),
         .out_valid(u46_fp_mul_valid),
         .result(u46_fp_mul_result)
     );
-    assign fnan_144 = u46_fp_mul_result;
-    assign fov_145 = {((((&w_46[30:23]) && (!1'h0)) || ((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000)))) || ((((&w_46[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000))))), (((&w_46[30:23]) && (!1'h0)) ? (w_46 | 32'h00400000) : (((&w_16[30:23]) && (!(w_16[22:0] == 23'h000000))) ? (w_16 | 32'h00400000) : (((((&w_46[30:23]) && 1'h0) && (w_16[30:0] == 31'h00000000)) || (1'h0 && ((&w_16[30:23]) && (w_16[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_147 = u33_fp_add_result;
-    assign fov_148 = {((((&r_142[30:23]) && (!(r_142[22:0] == 23'h000000))) || ((&r_146[30:23]) && (!(r_146[22:0] == 23'h000000)))) || ((((&r_142[30:23]) && (r_142[22:0] == 23'h000000)) && ((&r_146[30:23]) && (r_146[22:0] == 23'h000000))) && (!(r_142[31] == r_146[31])))), (((&r_142[30:23]) && (!(r_142[22:0] == 23'h000000))) ? (r_142 | 32'h00400000) : (((&r_146[30:23]) && (!(r_146[22:0] == 23'h000000))) ? (r_146 | 32'h00400000) : (((((&r_142[30:23]) && (r_142[22:0] == 23'h000000)) && ((&r_146[30:23]) && (r_146[22:0] == 23'h000000))) && (!(r_142[31] == r_146[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_143 = u46_fp_mul_result;
+    assign fov_144 = {((((&w_45[30:23]) && (!1'h0)) || ((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000)))) || ((((&w_45[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000))))), (((&w_45[30:23]) && (!1'h0)) ? (w_45 | 32'h00400000) : (((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000))) ? (w_15 | 32'h00400000) : (((((&w_45[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_146 = u33_fp_add_result;
+    assign fov_147 = {((((&r_141[30:23]) && (!(r_141[22:0] == 23'h000000))) || ((&r_145[30:23]) && (!(r_145[22:0] == 23'h000000)))) || ((((&r_141[30:23]) && (r_141[22:0] == 23'h000000)) && ((&r_145[30:23]) && (r_145[22:0] == 23'h000000))) && (!(r_141[31] == r_145[31])))), (((&r_141[30:23]) && (!(r_141[22:0] == 23'h000000))) ? (r_141 | 32'h00400000) : (((&r_145[30:23]) && (!(r_145[22:0] == 23'h000000))) ? (r_145 | 32'h00400000) : (((((&r_141[30:23]) && (r_141[22:0] == 23'h000000)) && ((&r_145[30:23]) && (r_145[22:0] == 23'h000000))) && (!(r_141[31] == r_145[31]))) ? 32'hffc00000 : 32'hffc00000)))};
 
     ohls_fp_mul u47_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_150),
-        .a(w_39),
-        .b(w_15),
+        .in_valid(go_149),
+        .a(w_38),
+        .b(w_14),
         .out_valid(u47_fp_mul_valid),
         .result(u47_fp_mul_result)
     );
-    assign fnan_151 = u47_fp_mul_result;
-    assign fov_152 = {((((&w_39[30:23]) && (!1'h0)) || ((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000)))) || ((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000))))), (((&w_39[30:23]) && (!1'h0)) ? (w_39 | 32'h00400000) : (((&w_15[30:23]) && (!(w_15[22:0] == 23'h000000))) ? (w_15 | 32'h00400000) : (((((&w_39[30:23]) && 1'h0) && (w_15[30:0] == 31'h00000000)) || (1'h0 && ((&w_15[30:23]) && (w_15[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign fnan_154 = u33_fp_add_result;
-    assign fov_155 = {((((&r_149[30:23]) && (!(r_149[22:0] == 23'h000000))) || ((&r_153[30:23]) && (!(r_153[22:0] == 23'h000000)))) || ((((&r_149[30:23]) && (r_149[22:0] == 23'h000000)) && ((&r_153[30:23]) && (r_153[22:0] == 23'h000000))) && (!(r_149[31] == r_153[31])))), (((&r_149[30:23]) && (!(r_149[22:0] == 23'h000000))) ? (r_149 | 32'h00400000) : (((&r_153[30:23]) && (!(r_153[22:0] == 23'h000000))) ? (r_153 | 32'h00400000) : (((((&r_149[30:23]) && (r_149[22:0] == 23'h000000)) && ((&r_153[30:23]) && (r_153[22:0] == 23'h000000))) && (!(r_149[31] == r_153[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_157 = {32'h00000000, y_base};
-    assign w_158 = (w_157 + w_34);
+    assign fnan_150 = u47_fp_mul_result;
+    assign fov_151 = {((((&w_38[30:23]) && (!1'h0)) || ((&w_14[30:23]) && (!(w_14[22:0] == 23'h000000)))) || ((((&w_38[30:23]) && 1'h0) && (w_14[30:0] == 31'h00000000)) || (1'h0 && ((&w_14[30:23]) && (w_14[22:0] == 23'h000000))))), (((&w_38[30:23]) && (!1'h0)) ? (w_38 | 32'h00400000) : (((&w_14[30:23]) && (!(w_14[22:0] == 23'h000000))) ? (w_14 | 32'h00400000) : (((((&w_38[30:23]) && 1'h0) && (w_14[30:0] == 31'h00000000)) || (1'h0 && ((&w_14[30:23]) && (w_14[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_153 = u33_fp_add_result;
+    assign fov_154 = {((((&r_148[30:23]) && (!(r_148[22:0] == 23'h000000))) || ((&r_152[30:23]) && (!(r_152[22:0] == 23'h000000)))) || ((((&r_148[30:23]) && (r_148[22:0] == 23'h000000)) && ((&r_152[30:23]) && (r_152[22:0] == 23'h000000))) && (!(r_148[31] == r_152[31])))), (((&r_148[30:23]) && (!(r_148[22:0] == 23'h000000))) ? (r_148 | 32'h00400000) : (((&r_152[30:23]) && (!(r_152[22:0] == 23'h000000))) ? (r_152 | 32'h00400000) : (((((&r_148[30:23]) && (r_148[22:0] == 23'h000000)) && ((&r_152[30:23]) && (r_152[22:0] == 23'h000000))) && (!(r_148[31] == r_152[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_156 = {32'h00000000, y_base};
+    assign w_157 = (w_156 + w_33);
     assign p1_en = (!p1_stall);
-    assign pv_175 = v0_i;
-    assign w_176 = arg_n;
-    assign pw_177 = ((pv_175 ^ 32'h80000000) < (w_176 ^ 32'h80000000));
-    assign w_193 = {32'h00000000, x_base};
-    assign pv_194 = v0_i;
-    assign pw_195 = {{32{pv_194[31]}}, pv_194[31:0]};
-    assign w_196 = 64'h0000000000000004;
-    assign pw_197 = $unsigned($signed(pw_195) * $signed(w_196));
-    assign pw_198 = (w_193 + pw_197);
-    assign pld_199 = x_ld_resp_data;
-    assign w_200 = 32'h00000000;
-    assign w_201 = 32'h3c4ccccd;
-    assign go_202 = 1'h1;
+    assign pv_174 = v0_i;
+    assign w_175 = arg_n;
+    assign pw_176 = ((pv_174 ^ 32'h80000000) < (w_175 ^ 32'h80000000));
+    assign w_192 = {32'h00000000, x_base};
+    assign pv_193 = v0_i;
+    assign pw_194 = {{32{pv_193[31]}}, pv_193[31:0]};
+    assign w_195 = 64'h0000000000000004;
+    assign pw_196 = $unsigned($signed(pw_194) * $signed(w_195));
+    assign pw_197 = (w_192 + pw_196);
+    assign pld_198 = x_ld_resp_data;
+    assign w_199 = 32'h00000000;
+    assign w_200 = 32'h3c4ccccd;
+    assign go_201 = 1'h1;
 
     ohls_fp_mul p1u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_202),
-        .a(w_201),
-        .b(pld_199),
+        .in_valid(go_201),
+        .a(w_200),
+        .b(pld_198),
         .out_valid(p1u0_fp_mul_valid),
         .result(p1u0_fp_mul_result)
     );
-    assign fnan_203 = p1u0_fp_mul_result;
-    assign fov_204 = {((((&w_201[30:23]) && (!1'h0)) || ((&pld_199[30:23]) && (!(pld_199[22:0] == 23'h000000)))) || ((((&w_201[30:23]) && 1'h0) && (pld_199[30:0] == 31'h00000000)) || (1'h0 && ((&pld_199[30:23]) && (pld_199[22:0] == 23'h000000))))), (((&w_201[30:23]) && (!1'h0)) ? (w_201 | 32'h00400000) : (((&pld_199[30:23]) && (!(pld_199[22:0] == 23'h000000))) ? (pld_199 | 32'h00400000) : (((((&w_201[30:23]) && 1'h0) && (pld_199[30:0] == 31'h00000000)) || (1'h0 && ((&pld_199[30:23]) && (pld_199[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_209 = (pd_208[32] ? pd_208[31:0] : fnan_203);
-    assign go_210 = 1'h1;
+    assign fnan_202 = p1u0_fp_mul_result;
+    assign fov_203 = {((((&w_200[30:23]) && (!1'h0)) || ((&pld_198[30:23]) && (!(pld_198[22:0] == 23'h000000)))) || ((((&w_200[30:23]) && 1'h0) && (pld_198[30:0] == 31'h00000000)) || (1'h0 && ((&pld_198[30:23]) && (pld_198[22:0] == 23'h000000))))), (((&w_200[30:23]) && (!1'h0)) ? (w_200 | 32'h00400000) : (((&pld_198[30:23]) && (!(pld_198[22:0] == 23'h000000))) ? (pld_198 | 32'h00400000) : (((((&w_200[30:23]) && 1'h0) && (pld_198[30:0] == 31'h00000000)) || (1'h0 && ((&pld_198[30:23]) && (pld_198[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_208 = (pd_207[32] ? pd_207[31:0] : fnan_202);
+    assign go_209 = 1'h1;
 
     ohls_fp_add p1u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_210),
-        .a(w_200),
-        .b(pw_209),
+        .in_valid(go_209),
+        .a(w_199),
+        .b(pw_208),
         .sub(1'h0),
         .out_valid(p1u1_fp_add_valid),
         .result(p1u1_fp_add_result)
     );
-    assign fnan_211 = p1u1_fp_add_result;
-    assign fov_212 = {((((&w_200[30:23]) && (!1'h1)) || ((&pw_209[30:23]) && (!(pw_209[22:0] == 23'h000000)))) || ((((&w_200[30:23]) && 1'h1) && ((&pw_209[30:23]) && (pw_209[22:0] == 23'h000000))) && (!(w_200[31] == pw_209[31])))), (((&w_200[30:23]) && (!1'h1)) ? (w_200 | 32'h00400000) : (((&pw_209[30:23]) && (!(pw_209[22:0] == 23'h000000))) ? (pw_209 | 32'h00400000) : (((((&w_200[30:23]) && 1'h1) && ((&pw_209[30:23]) && (pw_209[22:0] == 23'h000000))) && (!(w_200[31] == pw_209[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_219 = (pd_218[32] ? pd_218[31:0] : fnan_211);
-    assign w_220 = 32'hbccccccd;
-    assign go_221 = 1'h1;
+    assign fnan_210 = p1u1_fp_add_result;
+    assign fov_211 = {((((&w_199[30:23]) && (!1'h1)) || ((&pw_208[30:23]) && (!(pw_208[22:0] == 23'h000000)))) || ((((&w_199[30:23]) && 1'h1) && ((&pw_208[30:23]) && (pw_208[22:0] == 23'h000000))) && (!(w_199[31] == pw_208[31])))), (((&w_199[30:23]) && (!1'h1)) ? (w_199 | 32'h00400000) : (((&pw_208[30:23]) && (!(pw_208[22:0] == 23'h000000))) ? (pw_208 | 32'h00400000) : (((((&w_199[30:23]) && 1'h1) && ((&pw_208[30:23]) && (pw_208[22:0] == 23'h000000))) && (!(w_199[31] == pw_208[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_218 = (pd_217[32] ? pd_217[31:0] : fnan_210);
+    assign w_219 = 32'hbccccccd;
+    assign go_220 = 1'h1;
 
     ohls_fp_mul p1u2_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_221),
-        .a(w_220),
-        .b(pv_192),
+        .in_valid(go_220),
+        .a(w_219),
+        .b(pv_191),
         .out_valid(p1u2_fp_mul_valid),
         .result(p1u2_fp_mul_result)
     );
-    assign fnan_222 = p1u2_fp_mul_result;
-    assign fov_223 = {((((&w_220[30:23]) && (!1'h0)) || ((&pv_192[30:23]) && (!(pv_192[22:0] == 23'h000000)))) || ((((&w_220[30:23]) && 1'h0) && (pv_192[30:0] == 31'h00000000)) || (1'h0 && ((&pv_192[30:23]) && (pv_192[22:0] == 23'h000000))))), (((&w_220[30:23]) && (!1'h0)) ? (w_220 | 32'h00400000) : (((&pv_192[30:23]) && (!(pv_192[22:0] == 23'h000000))) ? (pv_192 | 32'h00400000) : (((((&w_220[30:23]) && 1'h0) && (pv_192[30:0] == 31'h00000000)) || (1'h0 && ((&pv_192[30:23]) && (pv_192[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_228 = (pd_227[32] ? pd_227[31:0] : fnan_222);
-    assign go_236 = 1'h1;
+    assign fnan_221 = p1u2_fp_mul_result;
+    assign fov_222 = {((((&w_219[30:23]) && (!1'h0)) || ((&pv_191[30:23]) && (!(pv_191[22:0] == 23'h000000)))) || ((((&w_219[30:23]) && 1'h0) && (pv_191[30:0] == 31'h00000000)) || (1'h0 && ((&pv_191[30:23]) && (pv_191[22:0] == 23'h000000))))), (((&w_219[30:23]) && (!1'h0)) ? (w_219 | 32'h00400000) : (((&pv_191[30:23]) && (!(pv_191[22:0] == 23'h000000))) ? (pv_191 | 32'h00400000) : (((((&w_219[30:23]) && 1'h0) && (pv_191[30:0] == 31'h00000000)) || (1'h0 && ((&pv_191[30:23]) && (pv_191[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_227 = (pd_226[32] ? pd_226[31:0] : fnan_221);
+    assign go_235 = 1'h1;
 
     ohls_fp_add p1u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_236),
-        .a(pw_219),
-        .b(pq_235),
+        .in_valid(go_235),
+        .a(pw_218),
+        .b(pq_234),
         .sub(1'h0),
         .out_valid(p1u3_fp_add_valid),
         .result(p1u3_fp_add_result)
     );
-    assign fnan_237 = p1u3_fp_add_result;
-    assign fov_238 = {((((&pw_219[30:23]) && (!(pw_219[22:0] == 23'h000000))) || ((&pq_235[30:23]) && (!(pq_235[22:0] == 23'h000000)))) || ((((&pw_219[30:23]) && (pw_219[22:0] == 23'h000000)) && ((&pq_235[30:23]) && (pq_235[22:0] == 23'h000000))) && (!(pw_219[31] == pq_235[31])))), (((&pw_219[30:23]) && (!(pw_219[22:0] == 23'h000000))) ? (pw_219 | 32'h00400000) : (((&pq_235[30:23]) && (!(pq_235[22:0] == 23'h000000))) ? (pq_235 | 32'h00400000) : (((((&pw_219[30:23]) && (pw_219[22:0] == 23'h000000)) && ((&pq_235[30:23]) && (pq_235[22:0] == 23'h000000))) && (!(pw_219[31] == pq_235[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_245 = (pd_244[32] ? pd_244[31:0] : fnan_237);
-    assign w_246 = 32'h3d4ccccd;
-    assign go_247 = 1'h1;
+    assign fnan_236 = p1u3_fp_add_result;
+    assign fov_237 = {((((&pw_218[30:23]) && (!(pw_218[22:0] == 23'h000000))) || ((&pq_234[30:23]) && (!(pq_234[22:0] == 23'h000000)))) || ((((&pw_218[30:23]) && (pw_218[22:0] == 23'h000000)) && ((&pq_234[30:23]) && (pq_234[22:0] == 23'h000000))) && (!(pw_218[31] == pq_234[31])))), (((&pw_218[30:23]) && (!(pw_218[22:0] == 23'h000000))) ? (pw_218 | 32'h00400000) : (((&pq_234[30:23]) && (!(pq_234[22:0] == 23'h000000))) ? (pq_234 | 32'h00400000) : (((((&pw_218[30:23]) && (pw_218[22:0] == 23'h000000)) && ((&pq_234[30:23]) && (pq_234[22:0] == 23'h000000))) && (!(pw_218[31] == pq_234[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_244 = (pd_243[32] ? pd_243[31:0] : fnan_236);
+    assign w_245 = 32'h3d4ccccd;
+    assign go_246 = 1'h1;
 
     ohls_fp_mul p1u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_247),
-        .a(w_246),
-        .b(pv_191),
+        .in_valid(go_246),
+        .a(w_245),
+        .b(pv_190),
         .out_valid(p1u4_fp_mul_valid),
         .result(p1u4_fp_mul_result)
     );
-    assign fnan_248 = p1u4_fp_mul_result;
-    assign fov_249 = {((((&w_246[30:23]) && (!1'h0)) || ((&pv_191[30:23]) && (!(pv_191[22:0] == 23'h000000)))) || ((((&w_246[30:23]) && 1'h0) && (pv_191[30:0] == 31'h00000000)) || (1'h0 && ((&pv_191[30:23]) && (pv_191[22:0] == 23'h000000))))), (((&w_246[30:23]) && (!1'h0)) ? (w_246 | 32'h00400000) : (((&pv_191[30:23]) && (!(pv_191[22:0] == 23'h000000))) ? (pv_191 | 32'h00400000) : (((((&w_246[30:23]) && 1'h0) && (pv_191[30:0] == 31'h00000000)) || (1'h0 && ((&pv_191[30:23]) && (pv_191[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_254 = (pd_253[32] ? pd_253[31:0] : fnan_248);
-    assign go_269 = 1'h1;
+    assign fnan_247 = p1u4_fp_mul_result;
+    assign fov_248 = {((((&w_245[30:23]) && (!1'h0)) || ((&pv_190[30:23]) && (!(pv_190[22:0] == 23'h000000)))) || ((((&w_245[30:23]) && 1'h0) && (pv_190[30:0] == 31'h00000000)) || (1'h0 && ((&pv_190[30:23]) && (pv_190[22:0] == 23'h000000))))), (((&w_245[30:23]) && (!1'h0)) ? (w_245 | 32'h00400000) : (((&pv_190[30:23]) && (!(pv_190[22:0] == 23'h000000))) ? (pv_190 | 32'h00400000) : (((((&w_245[30:23]) && 1'h0) && (pv_190[30:0] == 31'h00000000)) || (1'h0 && ((&pv_190[30:23]) && (pv_190[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_253 = (pd_252[32] ? pd_252[31:0] : fnan_247);
+    assign go_268 = 1'h1;
 
     ohls_fp_add p1u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_269),
-        .a(pw_245),
-        .b(pq_268),
+        .in_valid(go_268),
+        .a(pw_244),
+        .b(pq_267),
         .sub(1'h0),
         .out_valid(p1u5_fp_add_valid),
         .result(p1u5_fp_add_result)
     );
-    assign fnan_270 = p1u5_fp_add_result;
-    assign fov_271 = {((((&pw_245[30:23]) && (!(pw_245[22:0] == 23'h000000))) || ((&pq_268[30:23]) && (!(pq_268[22:0] == 23'h000000)))) || ((((&pw_245[30:23]) && (pw_245[22:0] == 23'h000000)) && ((&pq_268[30:23]) && (pq_268[22:0] == 23'h000000))) && (!(pw_245[31] == pq_268[31])))), (((&pw_245[30:23]) && (!(pw_245[22:0] == 23'h000000))) ? (pw_245 | 32'h00400000) : (((&pq_268[30:23]) && (!(pq_268[22:0] == 23'h000000))) ? (pq_268 | 32'h00400000) : (((((&pw_245[30:23]) && (pw_245[22:0] == 23'h000000)) && ((&pq_268[30:23]) && (pq_268[22:0] == 23'h000000))) && (!(pw_245[31] == pq_268[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_278 = (pd_277[32] ? pd_277[31:0] : fnan_270);
-    assign w_279 = 32'hbd99999a;
-    assign go_280 = 1'h1;
+    assign fnan_269 = p1u5_fp_add_result;
+    assign fov_270 = {((((&pw_244[30:23]) && (!(pw_244[22:0] == 23'h000000))) || ((&pq_267[30:23]) && (!(pq_267[22:0] == 23'h000000)))) || ((((&pw_244[30:23]) && (pw_244[22:0] == 23'h000000)) && ((&pq_267[30:23]) && (pq_267[22:0] == 23'h000000))) && (!(pw_244[31] == pq_267[31])))), (((&pw_244[30:23]) && (!(pw_244[22:0] == 23'h000000))) ? (pw_244 | 32'h00400000) : (((&pq_267[30:23]) && (!(pq_267[22:0] == 23'h000000))) ? (pq_267 | 32'h00400000) : (((((&pw_244[30:23]) && (pw_244[22:0] == 23'h000000)) && ((&pq_267[30:23]) && (pq_267[22:0] == 23'h000000))) && (!(pw_244[31] == pq_267[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_277 = (pd_276[32] ? pd_276[31:0] : fnan_269);
+    assign w_278 = 32'hbd99999a;
+    assign go_279 = 1'h1;
 
     ohls_fp_mul p1u6_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_280),
-        .a(w_279),
-        .b(pv_190),
+        .in_valid(go_279),
+        .a(w_278),
+        .b(pv_189),
         .out_valid(p1u6_fp_mul_valid),
         .result(p1u6_fp_mul_result)
     );
-    assign fnan_281 = p1u6_fp_mul_result;
-    assign fov_282 = {((((&w_279[30:23]) && (!1'h0)) || ((&pv_190[30:23]) && (!(pv_190[22:0] == 23'h000000)))) || ((((&w_279[30:23]) && 1'h0) && (pv_190[30:0] == 31'h00000000)) || (1'h0 && ((&pv_190[30:23]) && (pv_190[22:0] == 23'h000000))))), (((&w_279[30:23]) && (!1'h0)) ? (w_279 | 32'h00400000) : (((&pv_190[30:23]) && (!(pv_190[22:0] == 23'h000000))) ? (pv_190 | 32'h00400000) : (((((&w_279[30:23]) && 1'h0) && (pv_190[30:0] == 31'h00000000)) || (1'h0 && ((&pv_190[30:23]) && (pv_190[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_287 = (pd_286[32] ? pd_286[31:0] : fnan_281);
-    assign go_309 = 1'h1;
+    assign fnan_280 = p1u6_fp_mul_result;
+    assign fov_281 = {((((&w_278[30:23]) && (!1'h0)) || ((&pv_189[30:23]) && (!(pv_189[22:0] == 23'h000000)))) || ((((&w_278[30:23]) && 1'h0) && (pv_189[30:0] == 31'h00000000)) || (1'h0 && ((&pv_189[30:23]) && (pv_189[22:0] == 23'h000000))))), (((&w_278[30:23]) && (!1'h0)) ? (w_278 | 32'h00400000) : (((&pv_189[30:23]) && (!(pv_189[22:0] == 23'h000000))) ? (pv_189 | 32'h00400000) : (((((&w_278[30:23]) && 1'h0) && (pv_189[30:0] == 31'h00000000)) || (1'h0 && ((&pv_189[30:23]) && (pv_189[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_286 = (pd_285[32] ? pd_285[31:0] : fnan_280);
+    assign go_308 = 1'h1;
 
     ohls_fp_add p1u7_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_309),
-        .a(pw_278),
-        .b(pq_308),
+        .in_valid(go_308),
+        .a(pw_277),
+        .b(pq_307),
         .sub(1'h0),
         .out_valid(p1u7_fp_add_valid),
         .result(p1u7_fp_add_result)
     );
-    assign fnan_310 = p1u7_fp_add_result;
-    assign fov_311 = {((((&pw_278[30:23]) && (!(pw_278[22:0] == 23'h000000))) || ((&pq_308[30:23]) && (!(pq_308[22:0] == 23'h000000)))) || ((((&pw_278[30:23]) && (pw_278[22:0] == 23'h000000)) && ((&pq_308[30:23]) && (pq_308[22:0] == 23'h000000))) && (!(pw_278[31] == pq_308[31])))), (((&pw_278[30:23]) && (!(pw_278[22:0] == 23'h000000))) ? (pw_278 | 32'h00400000) : (((&pq_308[30:23]) && (!(pq_308[22:0] == 23'h000000))) ? (pq_308 | 32'h00400000) : (((((&pw_278[30:23]) && (pw_278[22:0] == 23'h000000)) && ((&pq_308[30:23]) && (pq_308[22:0] == 23'h000000))) && (!(pw_278[31] == pq_308[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_318 = (pd_317[32] ? pd_317[31:0] : fnan_310);
-    assign w_319 = 32'h3dcccccd;
-    assign go_320 = 1'h1;
+    assign fnan_309 = p1u7_fp_add_result;
+    assign fov_310 = {((((&pw_277[30:23]) && (!(pw_277[22:0] == 23'h000000))) || ((&pq_307[30:23]) && (!(pq_307[22:0] == 23'h000000)))) || ((((&pw_277[30:23]) && (pw_277[22:0] == 23'h000000)) && ((&pq_307[30:23]) && (pq_307[22:0] == 23'h000000))) && (!(pw_277[31] == pq_307[31])))), (((&pw_277[30:23]) && (!(pw_277[22:0] == 23'h000000))) ? (pw_277 | 32'h00400000) : (((&pq_307[30:23]) && (!(pq_307[22:0] == 23'h000000))) ? (pq_307 | 32'h00400000) : (((((&pw_277[30:23]) && (pw_277[22:0] == 23'h000000)) && ((&pq_307[30:23]) && (pq_307[22:0] == 23'h000000))) && (!(pw_277[31] == pq_307[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_317 = (pd_316[32] ? pd_316[31:0] : fnan_309);
+    assign w_318 = 32'h3dcccccd;
+    assign go_319 = 1'h1;
 
     ohls_fp_mul p1u8_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_320),
-        .a(w_319),
-        .b(pv_189),
+        .in_valid(go_319),
+        .a(w_318),
+        .b(pv_188),
         .out_valid(p1u8_fp_mul_valid),
         .result(p1u8_fp_mul_result)
     );
-    assign fnan_321 = p1u8_fp_mul_result;
-    assign fov_322 = {((((&w_319[30:23]) && (!1'h0)) || ((&pv_189[30:23]) && (!(pv_189[22:0] == 23'h000000)))) || ((((&w_319[30:23]) && 1'h0) && (pv_189[30:0] == 31'h00000000)) || (1'h0 && ((&pv_189[30:23]) && (pv_189[22:0] == 23'h000000))))), (((&w_319[30:23]) && (!1'h0)) ? (w_319 | 32'h00400000) : (((&pv_189[30:23]) && (!(pv_189[22:0] == 23'h000000))) ? (pv_189 | 32'h00400000) : (((((&w_319[30:23]) && 1'h0) && (pv_189[30:0] == 31'h00000000)) || (1'h0 && ((&pv_189[30:23]) && (pv_189[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_327 = (pd_326[32] ? pd_326[31:0] : fnan_321);
-    assign go_356 = 1'h1;
+    assign fnan_320 = p1u8_fp_mul_result;
+    assign fov_321 = {((((&w_318[30:23]) && (!1'h0)) || ((&pv_188[30:23]) && (!(pv_188[22:0] == 23'h000000)))) || ((((&w_318[30:23]) && 1'h0) && (pv_188[30:0] == 31'h00000000)) || (1'h0 && ((&pv_188[30:23]) && (pv_188[22:0] == 23'h000000))))), (((&w_318[30:23]) && (!1'h0)) ? (w_318 | 32'h00400000) : (((&pv_188[30:23]) && (!(pv_188[22:0] == 23'h000000))) ? (pv_188 | 32'h00400000) : (((((&w_318[30:23]) && 1'h0) && (pv_188[30:0] == 31'h00000000)) || (1'h0 && ((&pv_188[30:23]) && (pv_188[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_326 = (pd_325[32] ? pd_325[31:0] : fnan_320);
+    assign go_355 = 1'h1;
 
     ohls_fp_add p1u9_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_356),
-        .a(pw_318),
-        .b(pq_355),
+        .in_valid(go_355),
+        .a(pw_317),
+        .b(pq_354),
         .sub(1'h0),
         .out_valid(p1u9_fp_add_valid),
         .result(p1u9_fp_add_result)
     );
-    assign fnan_357 = p1u9_fp_add_result;
-    assign fov_358 = {((((&pw_318[30:23]) && (!(pw_318[22:0] == 23'h000000))) || ((&pq_355[30:23]) && (!(pq_355[22:0] == 23'h000000)))) || ((((&pw_318[30:23]) && (pw_318[22:0] == 23'h000000)) && ((&pq_355[30:23]) && (pq_355[22:0] == 23'h000000))) && (!(pw_318[31] == pq_355[31])))), (((&pw_318[30:23]) && (!(pw_318[22:0] == 23'h000000))) ? (pw_318 | 32'h00400000) : (((&pq_355[30:23]) && (!(pq_355[22:0] == 23'h000000))) ? (pq_355 | 32'h00400000) : (((((&pw_318[30:23]) && (pw_318[22:0] == 23'h000000)) && ((&pq_355[30:23]) && (pq_355[22:0] == 23'h000000))) && (!(pw_318[31] == pq_355[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_365 = (pd_364[32] ? pd_364[31:0] : fnan_357);
-    assign w_366 = 32'h3e000000;
-    assign go_367 = 1'h1;
+    assign fnan_356 = p1u9_fp_add_result;
+    assign fov_357 = {((((&pw_317[30:23]) && (!(pw_317[22:0] == 23'h000000))) || ((&pq_354[30:23]) && (!(pq_354[22:0] == 23'h000000)))) || ((((&pw_317[30:23]) && (pw_317[22:0] == 23'h000000)) && ((&pq_354[30:23]) && (pq_354[22:0] == 23'h000000))) && (!(pw_317[31] == pq_354[31])))), (((&pw_317[30:23]) && (!(pw_317[22:0] == 23'h000000))) ? (pw_317 | 32'h00400000) : (((&pq_354[30:23]) && (!(pq_354[22:0] == 23'h000000))) ? (pq_354 | 32'h00400000) : (((((&pw_317[30:23]) && (pw_317[22:0] == 23'h000000)) && ((&pq_354[30:23]) && (pq_354[22:0] == 23'h000000))) && (!(pw_317[31] == pq_354[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_364 = (pd_363[32] ? pd_363[31:0] : fnan_356);
+    assign w_365 = 32'h3e000000;
+    assign go_366 = 1'h1;
 
     ohls_fp_mul p1u10_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_367),
-        .a(w_366),
-        .b(pv_188),
+        .in_valid(go_366),
+        .a(w_365),
+        .b(pv_187),
         .out_valid(p1u10_fp_mul_valid),
         .result(p1u10_fp_mul_result)
     );
-    assign fnan_368 = p1u10_fp_mul_result;
-    assign fov_369 = {((((&w_366[30:23]) && (!1'h1)) || ((&pv_188[30:23]) && (!(pv_188[22:0] == 23'h000000)))) || ((((&w_366[30:23]) && 1'h1) && (pv_188[30:0] == 31'h00000000)) || (1'h0 && ((&pv_188[30:23]) && (pv_188[22:0] == 23'h000000))))), (((&w_366[30:23]) && (!1'h1)) ? (w_366 | 32'h00400000) : (((&pv_188[30:23]) && (!(pv_188[22:0] == 23'h000000))) ? (pv_188 | 32'h00400000) : (((((&w_366[30:23]) && 1'h1) && (pv_188[30:0] == 31'h00000000)) || (1'h0 && ((&pv_188[30:23]) && (pv_188[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_374 = (pd_373[32] ? pd_373[31:0] : fnan_368);
-    assign go_410 = 1'h1;
+    assign fnan_367 = p1u10_fp_mul_result;
+    assign fov_368 = {((((&w_365[30:23]) && (!1'h1)) || ((&pv_187[30:23]) && (!(pv_187[22:0] == 23'h000000)))) || ((((&w_365[30:23]) && 1'h1) && (pv_187[30:0] == 31'h00000000)) || (1'h0 && ((&pv_187[30:23]) && (pv_187[22:0] == 23'h000000))))), (((&w_365[30:23]) && (!1'h1)) ? (w_365 | 32'h00400000) : (((&pv_187[30:23]) && (!(pv_187[22:0] == 23'h000000))) ? (pv_187 | 32'h00400000) : (((((&w_365[30:23]) && 1'h1) && (pv_187[30:0] == 31'h00000000)) || (1'h0 && ((&pv_187[30:23]) && (pv_187[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_373 = (pd_372[32] ? pd_372[31:0] : fnan_367);
+    assign go_409 = 1'h1;
 
     ohls_fp_add p1u11_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_410),
-        .a(pw_365),
-        .b(pq_409),
+        .in_valid(go_409),
+        .a(pw_364),
+        .b(pq_408),
         .sub(1'h0),
         .out_valid(p1u11_fp_add_valid),
         .result(p1u11_fp_add_result)
     );
-    assign fnan_411 = p1u11_fp_add_result;
-    assign fov_412 = {((((&pw_365[30:23]) && (!(pw_365[22:0] == 23'h000000))) || ((&pq_409[30:23]) && (!(pq_409[22:0] == 23'h000000)))) || ((((&pw_365[30:23]) && (pw_365[22:0] == 23'h000000)) && ((&pq_409[30:23]) && (pq_409[22:0] == 23'h000000))) && (!(pw_365[31] == pq_409[31])))), (((&pw_365[30:23]) && (!(pw_365[22:0] == 23'h000000))) ? (pw_365 | 32'h00400000) : (((&pq_409[30:23]) && (!(pq_409[22:0] == 23'h000000))) ? (pq_409 | 32'h00400000) : (((((&pw_365[30:23]) && (pw_365[22:0] == 23'h000000)) && ((&pq_409[30:23]) && (pq_409[22:0] == 23'h000000))) && (!(pw_365[31] == pq_409[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_419 = (pd_418[32] ? pd_418[31:0] : fnan_411);
-    assign w_420 = 32'h3e19999a;
-    assign go_421 = 1'h1;
+    assign fnan_410 = p1u11_fp_add_result;
+    assign fov_411 = {((((&pw_364[30:23]) && (!(pw_364[22:0] == 23'h000000))) || ((&pq_408[30:23]) && (!(pq_408[22:0] == 23'h000000)))) || ((((&pw_364[30:23]) && (pw_364[22:0] == 23'h000000)) && ((&pq_408[30:23]) && (pq_408[22:0] == 23'h000000))) && (!(pw_364[31] == pq_408[31])))), (((&pw_364[30:23]) && (!(pw_364[22:0] == 23'h000000))) ? (pw_364 | 32'h00400000) : (((&pq_408[30:23]) && (!(pq_408[22:0] == 23'h000000))) ? (pq_408 | 32'h00400000) : (((((&pw_364[30:23]) && (pw_364[22:0] == 23'h000000)) && ((&pq_408[30:23]) && (pq_408[22:0] == 23'h000000))) && (!(pw_364[31] == pq_408[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_418 = (pd_417[32] ? pd_417[31:0] : fnan_410);
+    assign w_419 = 32'h3e19999a;
+    assign go_420 = 1'h1;
 
     ohls_fp_mul p1u12_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_421),
-        .a(w_420),
-        .b(pv_187),
+        .in_valid(go_420),
+        .a(w_419),
+        .b(pv_186),
         .out_valid(p1u12_fp_mul_valid),
         .result(p1u12_fp_mul_result)
     );
-    assign fnan_422 = p1u12_fp_mul_result;
-    assign fov_423 = {((((&w_420[30:23]) && (!1'h0)) || ((&pv_187[30:23]) && (!(pv_187[22:0] == 23'h000000)))) || ((((&w_420[30:23]) && 1'h0) && (pv_187[30:0] == 31'h00000000)) || (1'h0 && ((&pv_187[30:23]) && (pv_187[22:0] == 23'h000000))))), (((&w_420[30:23]) && (!1'h0)) ? (w_420 | 32'h00400000) : (((&pv_187[30:23]) && (!(pv_187[22:0] == 23'h000000))) ? (pv_187 | 32'h00400000) : (((((&w_420[30:23]) && 1'h0) && (pv_187[30:0] == 31'h00000000)) || (1'h0 && ((&pv_187[30:23]) && (pv_187[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_428 = (pd_427[32] ? pd_427[31:0] : fnan_422);
-    assign go_471 = 1'h1;
+    assign fnan_421 = p1u12_fp_mul_result;
+    assign fov_422 = {((((&w_419[30:23]) && (!1'h0)) || ((&pv_186[30:23]) && (!(pv_186[22:0] == 23'h000000)))) || ((((&w_419[30:23]) && 1'h0) && (pv_186[30:0] == 31'h00000000)) || (1'h0 && ((&pv_186[30:23]) && (pv_186[22:0] == 23'h000000))))), (((&w_419[30:23]) && (!1'h0)) ? (w_419 | 32'h00400000) : (((&pv_186[30:23]) && (!(pv_186[22:0] == 23'h000000))) ? (pv_186 | 32'h00400000) : (((((&w_419[30:23]) && 1'h0) && (pv_186[30:0] == 31'h00000000)) || (1'h0 && ((&pv_186[30:23]) && (pv_186[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_427 = (pd_426[32] ? pd_426[31:0] : fnan_421);
+    assign go_470 = 1'h1;
 
     ohls_fp_add p1u13_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_471),
-        .a(pw_419),
-        .b(pq_470),
+        .in_valid(go_470),
+        .a(pw_418),
+        .b(pq_469),
         .sub(1'h0),
         .out_valid(p1u13_fp_add_valid),
         .result(p1u13_fp_add_result)
     );
-    assign fnan_472 = p1u13_fp_add_result;
-    assign fov_473 = {((((&pw_419[30:23]) && (!(pw_419[22:0] == 23'h000000))) || ((&pq_470[30:23]) && (!(pq_470[22:0] == 23'h000000)))) || ((((&pw_419[30:23]) && (pw_419[22:0] == 23'h000000)) && ((&pq_470[30:23]) && (pq_470[22:0] == 23'h000000))) && (!(pw_419[31] == pq_470[31])))), (((&pw_419[30:23]) && (!(pw_419[22:0] == 23'h000000))) ? (pw_419 | 32'h00400000) : (((&pq_470[30:23]) && (!(pq_470[22:0] == 23'h000000))) ? (pq_470 | 32'h00400000) : (((((&pw_419[30:23]) && (pw_419[22:0] == 23'h000000)) && ((&pq_470[30:23]) && (pq_470[22:0] == 23'h000000))) && (!(pw_419[31] == pq_470[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_480 = (pd_479[32] ? pd_479[31:0] : fnan_472);
-    assign w_481 = 32'h3e333333;
-    assign go_482 = 1'h1;
+    assign fnan_471 = p1u13_fp_add_result;
+    assign fov_472 = {((((&pw_418[30:23]) && (!(pw_418[22:0] == 23'h000000))) || ((&pq_469[30:23]) && (!(pq_469[22:0] == 23'h000000)))) || ((((&pw_418[30:23]) && (pw_418[22:0] == 23'h000000)) && ((&pq_469[30:23]) && (pq_469[22:0] == 23'h000000))) && (!(pw_418[31] == pq_469[31])))), (((&pw_418[30:23]) && (!(pw_418[22:0] == 23'h000000))) ? (pw_418 | 32'h00400000) : (((&pq_469[30:23]) && (!(pq_469[22:0] == 23'h000000))) ? (pq_469 | 32'h00400000) : (((((&pw_418[30:23]) && (pw_418[22:0] == 23'h000000)) && ((&pq_469[30:23]) && (pq_469[22:0] == 23'h000000))) && (!(pw_418[31] == pq_469[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_479 = (pd_478[32] ? pd_478[31:0] : fnan_471);
+    assign w_480 = 32'h3e333333;
+    assign go_481 = 1'h1;
 
     ohls_fp_mul p1u14_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_482),
-        .a(w_481),
-        .b(pv_186),
+        .in_valid(go_481),
+        .a(w_480),
+        .b(pv_185),
         .out_valid(p1u14_fp_mul_valid),
         .result(p1u14_fp_mul_result)
     );
-    assign fnan_483 = p1u14_fp_mul_result;
-    assign fov_484 = {((((&w_481[30:23]) && (!1'h0)) || ((&pv_186[30:23]) && (!(pv_186[22:0] == 23'h000000)))) || ((((&w_481[30:23]) && 1'h0) && (pv_186[30:0] == 31'h00000000)) || (1'h0 && ((&pv_186[30:23]) && (pv_186[22:0] == 23'h000000))))), (((&w_481[30:23]) && (!1'h0)) ? (w_481 | 32'h00400000) : (((&pv_186[30:23]) && (!(pv_186[22:0] == 23'h000000))) ? (pv_186 | 32'h00400000) : (((((&w_481[30:23]) && 1'h0) && (pv_186[30:0] == 31'h00000000)) || (1'h0 && ((&pv_186[30:23]) && (pv_186[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_489 = (pd_488[32] ? pd_488[31:0] : fnan_483);
-    assign go_539 = 1'h1;
+    assign fnan_482 = p1u14_fp_mul_result;
+    assign fov_483 = {((((&w_480[30:23]) && (!1'h0)) || ((&pv_185[30:23]) && (!(pv_185[22:0] == 23'h000000)))) || ((((&w_480[30:23]) && 1'h0) && (pv_185[30:0] == 31'h00000000)) || (1'h0 && ((&pv_185[30:23]) && (pv_185[22:0] == 23'h000000))))), (((&w_480[30:23]) && (!1'h0)) ? (w_480 | 32'h00400000) : (((&pv_185[30:23]) && (!(pv_185[22:0] == 23'h000000))) ? (pv_185 | 32'h00400000) : (((((&w_480[30:23]) && 1'h0) && (pv_185[30:0] == 31'h00000000)) || (1'h0 && ((&pv_185[30:23]) && (pv_185[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_488 = (pd_487[32] ? pd_487[31:0] : fnan_482);
+    assign go_538 = 1'h1;
 
     ohls_fp_add p1u15_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_539),
-        .a(pw_480),
-        .b(pq_538),
+        .in_valid(go_538),
+        .a(pw_479),
+        .b(pq_537),
         .sub(1'h0),
         .out_valid(p1u15_fp_add_valid),
         .result(p1u15_fp_add_result)
     );
-    assign fnan_540 = p1u15_fp_add_result;
-    assign fov_541 = {((((&pw_480[30:23]) && (!(pw_480[22:0] == 23'h000000))) || ((&pq_538[30:23]) && (!(pq_538[22:0] == 23'h000000)))) || ((((&pw_480[30:23]) && (pw_480[22:0] == 23'h000000)) && ((&pq_538[30:23]) && (pq_538[22:0] == 23'h000000))) && (!(pw_480[31] == pq_538[31])))), (((&pw_480[30:23]) && (!(pw_480[22:0] == 23'h000000))) ? (pw_480 | 32'h00400000) : (((&pq_538[30:23]) && (!(pq_538[22:0] == 23'h000000))) ? (pq_538 | 32'h00400000) : (((((&pw_480[30:23]) && (pw_480[22:0] == 23'h000000)) && ((&pq_538[30:23]) && (pq_538[22:0] == 23'h000000))) && (!(pw_480[31] == pq_538[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_548 = (pd_547[32] ? pd_547[31:0] : fnan_540);
-    assign go_549 = 1'h1;
+    assign fnan_539 = p1u15_fp_add_result;
+    assign fov_540 = {((((&pw_479[30:23]) && (!(pw_479[22:0] == 23'h000000))) || ((&pq_537[30:23]) && (!(pq_537[22:0] == 23'h000000)))) || ((((&pw_479[30:23]) && (pw_479[22:0] == 23'h000000)) && ((&pq_537[30:23]) && (pq_537[22:0] == 23'h000000))) && (!(pw_479[31] == pq_537[31])))), (((&pw_479[30:23]) && (!(pw_479[22:0] == 23'h000000))) ? (pw_479 | 32'h00400000) : (((&pq_537[30:23]) && (!(pq_537[22:0] == 23'h000000))) ? (pq_537 | 32'h00400000) : (((((&pw_479[30:23]) && (pw_479[22:0] == 23'h000000)) && ((&pq_537[30:23]) && (pq_537[22:0] == 23'h000000))) && (!(pw_479[31] == pq_537[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_547 = (pd_546[32] ? pd_546[31:0] : fnan_539);
+    assign go_548 = 1'h1;
 
     ohls_fp_mul p1u16_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_549),
-        .a(w_481),
-        .b(pv_185),
+        .in_valid(go_548),
+        .a(w_480),
+        .b(pv_184),
         .out_valid(p1u16_fp_mul_valid),
         .result(p1u16_fp_mul_result)
     );
-    assign fnan_550 = p1u16_fp_mul_result;
-    assign fov_551 = {((((&w_481[30:23]) && (!1'h0)) || ((&pv_185[30:23]) && (!(pv_185[22:0] == 23'h000000)))) || ((((&w_481[30:23]) && 1'h0) && (pv_185[30:0] == 31'h00000000)) || (1'h0 && ((&pv_185[30:23]) && (pv_185[22:0] == 23'h000000))))), (((&w_481[30:23]) && (!1'h0)) ? (w_481 | 32'h00400000) : (((&pv_185[30:23]) && (!(pv_185[22:0] == 23'h000000))) ? (pv_185 | 32'h00400000) : (((((&w_481[30:23]) && 1'h0) && (pv_185[30:0] == 31'h00000000)) || (1'h0 && ((&pv_185[30:23]) && (pv_185[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_556 = (pd_555[32] ? pd_555[31:0] : fnan_550);
-    assign go_613 = 1'h1;
+    assign fnan_549 = p1u16_fp_mul_result;
+    assign fov_550 = {((((&w_480[30:23]) && (!1'h0)) || ((&pv_184[30:23]) && (!(pv_184[22:0] == 23'h000000)))) || ((((&w_480[30:23]) && 1'h0) && (pv_184[30:0] == 31'h00000000)) || (1'h0 && ((&pv_184[30:23]) && (pv_184[22:0] == 23'h000000))))), (((&w_480[30:23]) && (!1'h0)) ? (w_480 | 32'h00400000) : (((&pv_184[30:23]) && (!(pv_184[22:0] == 23'h000000))) ? (pv_184 | 32'h00400000) : (((((&w_480[30:23]) && 1'h0) && (pv_184[30:0] == 31'h00000000)) || (1'h0 && ((&pv_184[30:23]) && (pv_184[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_555 = (pd_554[32] ? pd_554[31:0] : fnan_549);
+    assign go_612 = 1'h1;
 
     ohls_fp_add p1u17_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_613),
-        .a(pw_548),
-        .b(pq_612),
+        .in_valid(go_612),
+        .a(pw_547),
+        .b(pq_611),
         .sub(1'h0),
         .out_valid(p1u17_fp_add_valid),
         .result(p1u17_fp_add_result)
     );
-    assign fnan_614 = p1u17_fp_add_result;
-    assign fov_615 = {((((&pw_548[30:23]) && (!(pw_548[22:0] == 23'h000000))) || ((&pq_612[30:23]) && (!(pq_612[22:0] == 23'h000000)))) || ((((&pw_548[30:23]) && (pw_548[22:0] == 23'h000000)) && ((&pq_612[30:23]) && (pq_612[22:0] == 23'h000000))) && (!(pw_548[31] == pq_612[31])))), (((&pw_548[30:23]) && (!(pw_548[22:0] == 23'h000000))) ? (pw_548 | 32'h00400000) : (((&pq_612[30:23]) && (!(pq_612[22:0] == 23'h000000))) ? (pq_612 | 32'h00400000) : (((((&pw_548[30:23]) && (pw_548[22:0] == 23'h000000)) && ((&pq_612[30:23]) && (pq_612[22:0] == 23'h000000))) && (!(pw_548[31] == pq_612[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_622 = (pd_621[32] ? pd_621[31:0] : fnan_614);
-    assign go_623 = 1'h1;
+    assign fnan_613 = p1u17_fp_add_result;
+    assign fov_614 = {((((&pw_547[30:23]) && (!(pw_547[22:0] == 23'h000000))) || ((&pq_611[30:23]) && (!(pq_611[22:0] == 23'h000000)))) || ((((&pw_547[30:23]) && (pw_547[22:0] == 23'h000000)) && ((&pq_611[30:23]) && (pq_611[22:0] == 23'h000000))) && (!(pw_547[31] == pq_611[31])))), (((&pw_547[30:23]) && (!(pw_547[22:0] == 23'h000000))) ? (pw_547 | 32'h00400000) : (((&pq_611[30:23]) && (!(pq_611[22:0] == 23'h000000))) ? (pq_611 | 32'h00400000) : (((((&pw_547[30:23]) && (pw_547[22:0] == 23'h000000)) && ((&pq_611[30:23]) && (pq_611[22:0] == 23'h000000))) && (!(pw_547[31] == pq_611[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_621 = (pd_620[32] ? pd_620[31:0] : fnan_613);
+    assign go_622 = 1'h1;
 
     ohls_fp_mul p1u18_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_623),
-        .a(w_420),
-        .b(pv_184),
+        .in_valid(go_622),
+        .a(w_419),
+        .b(pv_183),
         .out_valid(p1u18_fp_mul_valid),
         .result(p1u18_fp_mul_result)
     );
-    assign fnan_624 = p1u18_fp_mul_result;
-    assign fov_625 = {((((&w_420[30:23]) && (!1'h0)) || ((&pv_184[30:23]) && (!(pv_184[22:0] == 23'h000000)))) || ((((&w_420[30:23]) && 1'h0) && (pv_184[30:0] == 31'h00000000)) || (1'h0 && ((&pv_184[30:23]) && (pv_184[22:0] == 23'h000000))))), (((&w_420[30:23]) && (!1'h0)) ? (w_420 | 32'h00400000) : (((&pv_184[30:23]) && (!(pv_184[22:0] == 23'h000000))) ? (pv_184 | 32'h00400000) : (((((&w_420[30:23]) && 1'h0) && (pv_184[30:0] == 31'h00000000)) || (1'h0 && ((&pv_184[30:23]) && (pv_184[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_630 = (pd_629[32] ? pd_629[31:0] : fnan_624);
-    assign go_694 = 1'h1;
+    assign fnan_623 = p1u18_fp_mul_result;
+    assign fov_624 = {((((&w_419[30:23]) && (!1'h0)) || ((&pv_183[30:23]) && (!(pv_183[22:0] == 23'h000000)))) || ((((&w_419[30:23]) && 1'h0) && (pv_183[30:0] == 31'h00000000)) || (1'h0 && ((&pv_183[30:23]) && (pv_183[22:0] == 23'h000000))))), (((&w_419[30:23]) && (!1'h0)) ? (w_419 | 32'h00400000) : (((&pv_183[30:23]) && (!(pv_183[22:0] == 23'h000000))) ? (pv_183 | 32'h00400000) : (((((&w_419[30:23]) && 1'h0) && (pv_183[30:0] == 31'h00000000)) || (1'h0 && ((&pv_183[30:23]) && (pv_183[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_629 = (pd_628[32] ? pd_628[31:0] : fnan_623);
+    assign go_693 = 1'h1;
 
     ohls_fp_add p1u19_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_694),
-        .a(pw_622),
-        .b(pq_693),
+        .in_valid(go_693),
+        .a(pw_621),
+        .b(pq_692),
         .sub(1'h0),
         .out_valid(p1u19_fp_add_valid),
         .result(p1u19_fp_add_result)
     );
-    assign fnan_695 = p1u19_fp_add_result;
-    assign fov_696 = {((((&pw_622[30:23]) && (!(pw_622[22:0] == 23'h000000))) || ((&pq_693[30:23]) && (!(pq_693[22:0] == 23'h000000)))) || ((((&pw_622[30:23]) && (pw_622[22:0] == 23'h000000)) && ((&pq_693[30:23]) && (pq_693[22:0] == 23'h000000))) && (!(pw_622[31] == pq_693[31])))), (((&pw_622[30:23]) && (!(pw_622[22:0] == 23'h000000))) ? (pw_622 | 32'h00400000) : (((&pq_693[30:23]) && (!(pq_693[22:0] == 23'h000000))) ? (pq_693 | 32'h00400000) : (((((&pw_622[30:23]) && (pw_622[22:0] == 23'h000000)) && ((&pq_693[30:23]) && (pq_693[22:0] == 23'h000000))) && (!(pw_622[31] == pq_693[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_703 = (pd_702[32] ? pd_702[31:0] : fnan_695);
-    assign go_704 = 1'h1;
+    assign fnan_694 = p1u19_fp_add_result;
+    assign fov_695 = {((((&pw_621[30:23]) && (!(pw_621[22:0] == 23'h000000))) || ((&pq_692[30:23]) && (!(pq_692[22:0] == 23'h000000)))) || ((((&pw_621[30:23]) && (pw_621[22:0] == 23'h000000)) && ((&pq_692[30:23]) && (pq_692[22:0] == 23'h000000))) && (!(pw_621[31] == pq_692[31])))), (((&pw_621[30:23]) && (!(pw_621[22:0] == 23'h000000))) ? (pw_621 | 32'h00400000) : (((&pq_692[30:23]) && (!(pq_692[22:0] == 23'h000000))) ? (pq_692 | 32'h00400000) : (((((&pw_621[30:23]) && (pw_621[22:0] == 23'h000000)) && ((&pq_692[30:23]) && (pq_692[22:0] == 23'h000000))) && (!(pw_621[31] == pq_692[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_702 = (pd_701[32] ? pd_701[31:0] : fnan_694);
+    assign go_703 = 1'h1;
 
     ohls_fp_mul p1u20_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_704),
-        .a(w_366),
-        .b(pv_183),
+        .in_valid(go_703),
+        .a(w_365),
+        .b(pv_182),
         .out_valid(p1u20_fp_mul_valid),
         .result(p1u20_fp_mul_result)
     );
-    assign fnan_705 = p1u20_fp_mul_result;
-    assign fov_706 = {((((&w_366[30:23]) && (!1'h1)) || ((&pv_183[30:23]) && (!(pv_183[22:0] == 23'h000000)))) || ((((&w_366[30:23]) && 1'h1) && (pv_183[30:0] == 31'h00000000)) || (1'h0 && ((&pv_183[30:23]) && (pv_183[22:0] == 23'h000000))))), (((&w_366[30:23]) && (!1'h1)) ? (w_366 | 32'h00400000) : (((&pv_183[30:23]) && (!(pv_183[22:0] == 23'h000000))) ? (pv_183 | 32'h00400000) : (((((&w_366[30:23]) && 1'h1) && (pv_183[30:0] == 31'h00000000)) || (1'h0 && ((&pv_183[30:23]) && (pv_183[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_711 = (pd_710[32] ? pd_710[31:0] : fnan_705);
-    assign go_782 = 1'h1;
+    assign fnan_704 = p1u20_fp_mul_result;
+    assign fov_705 = {((((&w_365[30:23]) && (!1'h1)) || ((&pv_182[30:23]) && (!(pv_182[22:0] == 23'h000000)))) || ((((&w_365[30:23]) && 1'h1) && (pv_182[30:0] == 31'h00000000)) || (1'h0 && ((&pv_182[30:23]) && (pv_182[22:0] == 23'h000000))))), (((&w_365[30:23]) && (!1'h1)) ? (w_365 | 32'h00400000) : (((&pv_182[30:23]) && (!(pv_182[22:0] == 23'h000000))) ? (pv_182 | 32'h00400000) : (((((&w_365[30:23]) && 1'h1) && (pv_182[30:0] == 31'h00000000)) || (1'h0 && ((&pv_182[30:23]) && (pv_182[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_710 = (pd_709[32] ? pd_709[31:0] : fnan_704);
+    assign go_781 = 1'h1;
 
     ohls_fp_add p1u21_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_782),
-        .a(pw_703),
-        .b(pq_781),
+        .in_valid(go_781),
+        .a(pw_702),
+        .b(pq_780),
         .sub(1'h0),
         .out_valid(p1u21_fp_add_valid),
         .result(p1u21_fp_add_result)
     );
-    assign fnan_783 = p1u21_fp_add_result;
-    assign fov_784 = {((((&pw_703[30:23]) && (!(pw_703[22:0] == 23'h000000))) || ((&pq_781[30:23]) && (!(pq_781[22:0] == 23'h000000)))) || ((((&pw_703[30:23]) && (pw_703[22:0] == 23'h000000)) && ((&pq_781[30:23]) && (pq_781[22:0] == 23'h000000))) && (!(pw_703[31] == pq_781[31])))), (((&pw_703[30:23]) && (!(pw_703[22:0] == 23'h000000))) ? (pw_703 | 32'h00400000) : (((&pq_781[30:23]) && (!(pq_781[22:0] == 23'h000000))) ? (pq_781 | 32'h00400000) : (((((&pw_703[30:23]) && (pw_703[22:0] == 23'h000000)) && ((&pq_781[30:23]) && (pq_781[22:0] == 23'h000000))) && (!(pw_703[31] == pq_781[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_791 = (pd_790[32] ? pd_790[31:0] : fnan_783);
-    assign go_792 = 1'h1;
+    assign fnan_782 = p1u21_fp_add_result;
+    assign fov_783 = {((((&pw_702[30:23]) && (!(pw_702[22:0] == 23'h000000))) || ((&pq_780[30:23]) && (!(pq_780[22:0] == 23'h000000)))) || ((((&pw_702[30:23]) && (pw_702[22:0] == 23'h000000)) && ((&pq_780[30:23]) && (pq_780[22:0] == 23'h000000))) && (!(pw_702[31] == pq_780[31])))), (((&pw_702[30:23]) && (!(pw_702[22:0] == 23'h000000))) ? (pw_702 | 32'h00400000) : (((&pq_780[30:23]) && (!(pq_780[22:0] == 23'h000000))) ? (pq_780 | 32'h00400000) : (((((&pw_702[30:23]) && (pw_702[22:0] == 23'h000000)) && ((&pq_780[30:23]) && (pq_780[22:0] == 23'h000000))) && (!(pw_702[31] == pq_780[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_790 = (pd_789[32] ? pd_789[31:0] : fnan_782);
+    assign go_791 = 1'h1;
 
     ohls_fp_mul p1u22_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_792),
-        .a(w_319),
-        .b(pv_182),
+        .in_valid(go_791),
+        .a(w_318),
+        .b(pv_181),
         .out_valid(p1u22_fp_mul_valid),
         .result(p1u22_fp_mul_result)
     );
-    assign fnan_793 = p1u22_fp_mul_result;
-    assign fov_794 = {((((&w_319[30:23]) && (!1'h0)) || ((&pv_182[30:23]) && (!(pv_182[22:0] == 23'h000000)))) || ((((&w_319[30:23]) && 1'h0) && (pv_182[30:0] == 31'h00000000)) || (1'h0 && ((&pv_182[30:23]) && (pv_182[22:0] == 23'h000000))))), (((&w_319[30:23]) && (!1'h0)) ? (w_319 | 32'h00400000) : (((&pv_182[30:23]) && (!(pv_182[22:0] == 23'h000000))) ? (pv_182 | 32'h00400000) : (((((&w_319[30:23]) && 1'h0) && (pv_182[30:0] == 31'h00000000)) || (1'h0 && ((&pv_182[30:23]) && (pv_182[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_799 = (pd_798[32] ? pd_798[31:0] : fnan_793);
-    assign go_877 = 1'h1;
+    assign fnan_792 = p1u22_fp_mul_result;
+    assign fov_793 = {((((&w_318[30:23]) && (!1'h0)) || ((&pv_181[30:23]) && (!(pv_181[22:0] == 23'h000000)))) || ((((&w_318[30:23]) && 1'h0) && (pv_181[30:0] == 31'h00000000)) || (1'h0 && ((&pv_181[30:23]) && (pv_181[22:0] == 23'h000000))))), (((&w_318[30:23]) && (!1'h0)) ? (w_318 | 32'h00400000) : (((&pv_181[30:23]) && (!(pv_181[22:0] == 23'h000000))) ? (pv_181 | 32'h00400000) : (((((&w_318[30:23]) && 1'h0) && (pv_181[30:0] == 31'h00000000)) || (1'h0 && ((&pv_181[30:23]) && (pv_181[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_798 = (pd_797[32] ? pd_797[31:0] : fnan_792);
+    assign go_876 = 1'h1;
 
     ohls_fp_add p1u23_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_877),
-        .a(pw_791),
-        .b(pq_876),
+        .in_valid(go_876),
+        .a(pw_790),
+        .b(pq_875),
         .sub(1'h0),
         .out_valid(p1u23_fp_add_valid),
         .result(p1u23_fp_add_result)
     );
-    assign fnan_878 = p1u23_fp_add_result;
-    assign fov_879 = {((((&pw_791[30:23]) && (!(pw_791[22:0] == 23'h000000))) || ((&pq_876[30:23]) && (!(pq_876[22:0] == 23'h000000)))) || ((((&pw_791[30:23]) && (pw_791[22:0] == 23'h000000)) && ((&pq_876[30:23]) && (pq_876[22:0] == 23'h000000))) && (!(pw_791[31] == pq_876[31])))), (((&pw_791[30:23]) && (!(pw_791[22:0] == 23'h000000))) ? (pw_791 | 32'h00400000) : (((&pq_876[30:23]) && (!(pq_876[22:0] == 23'h000000))) ? (pq_876 | 32'h00400000) : (((((&pw_791[30:23]) && (pw_791[22:0] == 23'h000000)) && ((&pq_876[30:23]) && (pq_876[22:0] == 23'h000000))) && (!(pw_791[31] == pq_876[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_886 = (pd_885[32] ? pd_885[31:0] : fnan_878);
-    assign go_887 = 1'h1;
+    assign fnan_877 = p1u23_fp_add_result;
+    assign fov_878 = {((((&pw_790[30:23]) && (!(pw_790[22:0] == 23'h000000))) || ((&pq_875[30:23]) && (!(pq_875[22:0] == 23'h000000)))) || ((((&pw_790[30:23]) && (pw_790[22:0] == 23'h000000)) && ((&pq_875[30:23]) && (pq_875[22:0] == 23'h000000))) && (!(pw_790[31] == pq_875[31])))), (((&pw_790[30:23]) && (!(pw_790[22:0] == 23'h000000))) ? (pw_790 | 32'h00400000) : (((&pq_875[30:23]) && (!(pq_875[22:0] == 23'h000000))) ? (pq_875 | 32'h00400000) : (((((&pw_790[30:23]) && (pw_790[22:0] == 23'h000000)) && ((&pq_875[30:23]) && (pq_875[22:0] == 23'h000000))) && (!(pw_790[31] == pq_875[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_885 = (pd_884[32] ? pd_884[31:0] : fnan_877);
+    assign go_886 = 1'h1;
 
     ohls_fp_mul p1u24_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_887),
-        .a(w_279),
-        .b(pv_181),
+        .in_valid(go_886),
+        .a(w_278),
+        .b(pv_180),
         .out_valid(p1u24_fp_mul_valid),
         .result(p1u24_fp_mul_result)
     );
-    assign fnan_888 = p1u24_fp_mul_result;
-    assign fov_889 = {((((&w_279[30:23]) && (!1'h0)) || ((&pv_181[30:23]) && (!(pv_181[22:0] == 23'h000000)))) || ((((&w_279[30:23]) && 1'h0) && (pv_181[30:0] == 31'h00000000)) || (1'h0 && ((&pv_181[30:23]) && (pv_181[22:0] == 23'h000000))))), (((&w_279[30:23]) && (!1'h0)) ? (w_279 | 32'h00400000) : (((&pv_181[30:23]) && (!(pv_181[22:0] == 23'h000000))) ? (pv_181 | 32'h00400000) : (((((&w_279[30:23]) && 1'h0) && (pv_181[30:0] == 31'h00000000)) || (1'h0 && ((&pv_181[30:23]) && (pv_181[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_894 = (pd_893[32] ? pd_893[31:0] : fnan_888);
-    assign go_979 = 1'h1;
+    assign fnan_887 = p1u24_fp_mul_result;
+    assign fov_888 = {((((&w_278[30:23]) && (!1'h0)) || ((&pv_180[30:23]) && (!(pv_180[22:0] == 23'h000000)))) || ((((&w_278[30:23]) && 1'h0) && (pv_180[30:0] == 31'h00000000)) || (1'h0 && ((&pv_180[30:23]) && (pv_180[22:0] == 23'h000000))))), (((&w_278[30:23]) && (!1'h0)) ? (w_278 | 32'h00400000) : (((&pv_180[30:23]) && (!(pv_180[22:0] == 23'h000000))) ? (pv_180 | 32'h00400000) : (((((&w_278[30:23]) && 1'h0) && (pv_180[30:0] == 31'h00000000)) || (1'h0 && ((&pv_180[30:23]) && (pv_180[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_893 = (pd_892[32] ? pd_892[31:0] : fnan_887);
+    assign go_978 = 1'h1;
 
     ohls_fp_add p1u25_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_979),
-        .a(pw_886),
-        .b(pq_978),
+        .in_valid(go_978),
+        .a(pw_885),
+        .b(pq_977),
         .sub(1'h0),
         .out_valid(p1u25_fp_add_valid),
         .result(p1u25_fp_add_result)
     );
-    assign fnan_980 = p1u25_fp_add_result;
-    assign fov_981 = {((((&pw_886[30:23]) && (!(pw_886[22:0] == 23'h000000))) || ((&pq_978[30:23]) && (!(pq_978[22:0] == 23'h000000)))) || ((((&pw_886[30:23]) && (pw_886[22:0] == 23'h000000)) && ((&pq_978[30:23]) && (pq_978[22:0] == 23'h000000))) && (!(pw_886[31] == pq_978[31])))), (((&pw_886[30:23]) && (!(pw_886[22:0] == 23'h000000))) ? (pw_886 | 32'h00400000) : (((&pq_978[30:23]) && (!(pq_978[22:0] == 23'h000000))) ? (pq_978 | 32'h00400000) : (((((&pw_886[30:23]) && (pw_886[22:0] == 23'h000000)) && ((&pq_978[30:23]) && (pq_978[22:0] == 23'h000000))) && (!(pw_886[31] == pq_978[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_988 = (pd_987[32] ? pd_987[31:0] : fnan_980);
-    assign go_989 = 1'h1;
+    assign fnan_979 = p1u25_fp_add_result;
+    assign fov_980 = {((((&pw_885[30:23]) && (!(pw_885[22:0] == 23'h000000))) || ((&pq_977[30:23]) && (!(pq_977[22:0] == 23'h000000)))) || ((((&pw_885[30:23]) && (pw_885[22:0] == 23'h000000)) && ((&pq_977[30:23]) && (pq_977[22:0] == 23'h000000))) && (!(pw_885[31] == pq_977[31])))), (((&pw_885[30:23]) && (!(pw_885[22:0] == 23'h000000))) ? (pw_885 | 32'h00400000) : (((&pq_977[30:23]) && (!(pq_977[22:0] == 23'h000000))) ? (pq_977 | 32'h00400000) : (((((&pw_885[30:23]) && (pw_885[22:0] == 23'h000000)) && ((&pq_977[30:23]) && (pq_977[22:0] == 23'h000000))) && (!(pw_885[31] == pq_977[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_987 = (pd_986[32] ? pd_986[31:0] : fnan_979);
+    assign go_988 = 1'h1;
 
     ohls_fp_mul p1u26_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_989),
-        .a(w_246),
-        .b(pv_180),
+        .in_valid(go_988),
+        .a(w_245),
+        .b(pv_179),
         .out_valid(p1u26_fp_mul_valid),
         .result(p1u26_fp_mul_result)
     );
-    assign fnan_990 = p1u26_fp_mul_result;
-    assign fov_991 = {((((&w_246[30:23]) && (!1'h0)) || ((&pv_180[30:23]) && (!(pv_180[22:0] == 23'h000000)))) || ((((&w_246[30:23]) && 1'h0) && (pv_180[30:0] == 31'h00000000)) || (1'h0 && ((&pv_180[30:23]) && (pv_180[22:0] == 23'h000000))))), (((&w_246[30:23]) && (!1'h0)) ? (w_246 | 32'h00400000) : (((&pv_180[30:23]) && (!(pv_180[22:0] == 23'h000000))) ? (pv_180 | 32'h00400000) : (((((&w_246[30:23]) && 1'h0) && (pv_180[30:0] == 31'h00000000)) || (1'h0 && ((&pv_180[30:23]) && (pv_180[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_996 = (pd_995[32] ? pd_995[31:0] : fnan_990);
-    assign go_1088 = 1'h1;
+    assign fnan_989 = p1u26_fp_mul_result;
+    assign fov_990 = {((((&w_245[30:23]) && (!1'h0)) || ((&pv_179[30:23]) && (!(pv_179[22:0] == 23'h000000)))) || ((((&w_245[30:23]) && 1'h0) && (pv_179[30:0] == 31'h00000000)) || (1'h0 && ((&pv_179[30:23]) && (pv_179[22:0] == 23'h000000))))), (((&w_245[30:23]) && (!1'h0)) ? (w_245 | 32'h00400000) : (((&pv_179[30:23]) && (!(pv_179[22:0] == 23'h000000))) ? (pv_179 | 32'h00400000) : (((((&w_245[30:23]) && 1'h0) && (pv_179[30:0] == 31'h00000000)) || (1'h0 && ((&pv_179[30:23]) && (pv_179[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_995 = (pd_994[32] ? pd_994[31:0] : fnan_989);
+    assign go_1087 = 1'h1;
 
     ohls_fp_add p1u27_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1088),
-        .a(pw_988),
-        .b(pq_1087),
+        .in_valid(go_1087),
+        .a(pw_987),
+        .b(pq_1086),
         .sub(1'h0),
         .out_valid(p1u27_fp_add_valid),
         .result(p1u27_fp_add_result)
     );
-    assign fnan_1089 = p1u27_fp_add_result;
-    assign fov_1090 = {((((&pw_988[30:23]) && (!(pw_988[22:0] == 23'h000000))) || ((&pq_1087[30:23]) && (!(pq_1087[22:0] == 23'h000000)))) || ((((&pw_988[30:23]) && (pw_988[22:0] == 23'h000000)) && ((&pq_1087[30:23]) && (pq_1087[22:0] == 23'h000000))) && (!(pw_988[31] == pq_1087[31])))), (((&pw_988[30:23]) && (!(pw_988[22:0] == 23'h000000))) ? (pw_988 | 32'h00400000) : (((&pq_1087[30:23]) && (!(pq_1087[22:0] == 23'h000000))) ? (pq_1087 | 32'h00400000) : (((((&pw_988[30:23]) && (pw_988[22:0] == 23'h000000)) && ((&pq_1087[30:23]) && (pq_1087[22:0] == 23'h000000))) && (!(pw_988[31] == pq_1087[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_1097 = (pd_1096[32] ? pd_1096[31:0] : fnan_1089);
-    assign go_1098 = 1'h1;
+    assign fnan_1088 = p1u27_fp_add_result;
+    assign fov_1089 = {((((&pw_987[30:23]) && (!(pw_987[22:0] == 23'h000000))) || ((&pq_1086[30:23]) && (!(pq_1086[22:0] == 23'h000000)))) || ((((&pw_987[30:23]) && (pw_987[22:0] == 23'h000000)) && ((&pq_1086[30:23]) && (pq_1086[22:0] == 23'h000000))) && (!(pw_987[31] == pq_1086[31])))), (((&pw_987[30:23]) && (!(pw_987[22:0] == 23'h000000))) ? (pw_987 | 32'h00400000) : (((&pq_1086[30:23]) && (!(pq_1086[22:0] == 23'h000000))) ? (pq_1086 | 32'h00400000) : (((((&pw_987[30:23]) && (pw_987[22:0] == 23'h000000)) && ((&pq_1086[30:23]) && (pq_1086[22:0] == 23'h000000))) && (!(pw_987[31] == pq_1086[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1096 = (pd_1095[32] ? pd_1095[31:0] : fnan_1088);
+    assign go_1097 = 1'h1;
 
     ohls_fp_mul p1u28_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1098),
-        .a(w_220),
-        .b(pv_179),
+        .in_valid(go_1097),
+        .a(w_219),
+        .b(pv_178),
         .out_valid(p1u28_fp_mul_valid),
         .result(p1u28_fp_mul_result)
     );
-    assign fnan_1099 = p1u28_fp_mul_result;
-    assign fov_1100 = {((((&w_220[30:23]) && (!1'h0)) || ((&pv_179[30:23]) && (!(pv_179[22:0] == 23'h000000)))) || ((((&w_220[30:23]) && 1'h0) && (pv_179[30:0] == 31'h00000000)) || (1'h0 && ((&pv_179[30:23]) && (pv_179[22:0] == 23'h000000))))), (((&w_220[30:23]) && (!1'h0)) ? (w_220 | 32'h00400000) : (((&pv_179[30:23]) && (!(pv_179[22:0] == 23'h000000))) ? (pv_179 | 32'h00400000) : (((((&w_220[30:23]) && 1'h0) && (pv_179[30:0] == 31'h00000000)) || (1'h0 && ((&pv_179[30:23]) && (pv_179[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_1105 = (pd_1104[32] ? pd_1104[31:0] : fnan_1099);
-    assign go_1204 = 1'h1;
+    assign fnan_1098 = p1u28_fp_mul_result;
+    assign fov_1099 = {((((&w_219[30:23]) && (!1'h0)) || ((&pv_178[30:23]) && (!(pv_178[22:0] == 23'h000000)))) || ((((&w_219[30:23]) && 1'h0) && (pv_178[30:0] == 31'h00000000)) || (1'h0 && ((&pv_178[30:23]) && (pv_178[22:0] == 23'h000000))))), (((&w_219[30:23]) && (!1'h0)) ? (w_219 | 32'h00400000) : (((&pv_178[30:23]) && (!(pv_178[22:0] == 23'h000000))) ? (pv_178 | 32'h00400000) : (((((&w_219[30:23]) && 1'h0) && (pv_178[30:0] == 31'h00000000)) || (1'h0 && ((&pv_178[30:23]) && (pv_178[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1104 = (pd_1103[32] ? pd_1103[31:0] : fnan_1098);
+    assign go_1203 = 1'h1;
 
     ohls_fp_add p1u29_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1204),
-        .a(pw_1097),
-        .b(pq_1203),
+        .in_valid(go_1203),
+        .a(pw_1096),
+        .b(pq_1202),
         .sub(1'h0),
         .out_valid(p1u29_fp_add_valid),
         .result(p1u29_fp_add_result)
     );
-    assign fnan_1205 = p1u29_fp_add_result;
-    assign fov_1206 = {((((&pw_1097[30:23]) && (!(pw_1097[22:0] == 23'h000000))) || ((&pq_1203[30:23]) && (!(pq_1203[22:0] == 23'h000000)))) || ((((&pw_1097[30:23]) && (pw_1097[22:0] == 23'h000000)) && ((&pq_1203[30:23]) && (pq_1203[22:0] == 23'h000000))) && (!(pw_1097[31] == pq_1203[31])))), (((&pw_1097[30:23]) && (!(pw_1097[22:0] == 23'h000000))) ? (pw_1097 | 32'h00400000) : (((&pq_1203[30:23]) && (!(pq_1203[22:0] == 23'h000000))) ? (pq_1203 | 32'h00400000) : (((((&pw_1097[30:23]) && (pw_1097[22:0] == 23'h000000)) && ((&pq_1203[30:23]) && (pq_1203[22:0] == 23'h000000))) && (!(pw_1097[31] == pq_1203[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_1213 = (pd_1212[32] ? pd_1212[31:0] : fnan_1205);
-    assign go_1214 = 1'h1;
+    assign fnan_1204 = p1u29_fp_add_result;
+    assign fov_1205 = {((((&pw_1096[30:23]) && (!(pw_1096[22:0] == 23'h000000))) || ((&pq_1202[30:23]) && (!(pq_1202[22:0] == 23'h000000)))) || ((((&pw_1096[30:23]) && (pw_1096[22:0] == 23'h000000)) && ((&pq_1202[30:23]) && (pq_1202[22:0] == 23'h000000))) && (!(pw_1096[31] == pq_1202[31])))), (((&pw_1096[30:23]) && (!(pw_1096[22:0] == 23'h000000))) ? (pw_1096 | 32'h00400000) : (((&pq_1202[30:23]) && (!(pq_1202[22:0] == 23'h000000))) ? (pq_1202 | 32'h00400000) : (((((&pw_1096[30:23]) && (pw_1096[22:0] == 23'h000000)) && ((&pq_1202[30:23]) && (pq_1202[22:0] == 23'h000000))) && (!(pw_1096[31] == pq_1202[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1212 = (pd_1211[32] ? pd_1211[31:0] : fnan_1204);
+    assign go_1213 = 1'h1;
 
     ohls_fp_mul p1u30_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1214),
-        .a(w_201),
-        .b(pv_178),
+        .in_valid(go_1213),
+        .a(w_200),
+        .b(pv_177),
         .out_valid(p1u30_fp_mul_valid),
         .result(p1u30_fp_mul_result)
     );
-    assign fnan_1215 = p1u30_fp_mul_result;
-    assign fov_1216 = {((((&w_201[30:23]) && (!1'h0)) || ((&pv_178[30:23]) && (!(pv_178[22:0] == 23'h000000)))) || ((((&w_201[30:23]) && 1'h0) && (pv_178[30:0] == 31'h00000000)) || (1'h0 && ((&pv_178[30:23]) && (pv_178[22:0] == 23'h000000))))), (((&w_201[30:23]) && (!1'h0)) ? (w_201 | 32'h00400000) : (((&pv_178[30:23]) && (!(pv_178[22:0] == 23'h000000))) ? (pv_178 | 32'h00400000) : (((((&w_201[30:23]) && 1'h0) && (pv_178[30:0] == 31'h00000000)) || (1'h0 && ((&pv_178[30:23]) && (pv_178[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_1221 = (pd_1220[32] ? pd_1220[31:0] : fnan_1215);
-    assign go_1327 = 1'h1;
+    assign fnan_1214 = p1u30_fp_mul_result;
+    assign fov_1215 = {((((&w_200[30:23]) && (!1'h0)) || ((&pv_177[30:23]) && (!(pv_177[22:0] == 23'h000000)))) || ((((&w_200[30:23]) && 1'h0) && (pv_177[30:0] == 31'h00000000)) || (1'h0 && ((&pv_177[30:23]) && (pv_177[22:0] == 23'h000000))))), (((&w_200[30:23]) && (!1'h0)) ? (w_200 | 32'h00400000) : (((&pv_177[30:23]) && (!(pv_177[22:0] == 23'h000000))) ? (pv_177 | 32'h00400000) : (((((&w_200[30:23]) && 1'h0) && (pv_177[30:0] == 31'h00000000)) || (1'h0 && ((&pv_177[30:23]) && (pv_177[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1220 = (pd_1219[32] ? pd_1219[31:0] : fnan_1214);
+    assign go_1326 = 1'h1;
 
     ohls_fp_add p1u31_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_1327),
-        .a(pw_1213),
-        .b(pq_1326),
+        .in_valid(go_1326),
+        .a(pw_1212),
+        .b(pq_1325),
         .sub(1'h0),
         .out_valid(p1u31_fp_add_valid),
         .result(p1u31_fp_add_result)
     );
-    assign fnan_1328 = p1u31_fp_add_result;
-    assign fov_1329 = {((((&pw_1213[30:23]) && (!(pw_1213[22:0] == 23'h000000))) || ((&pq_1326[30:23]) && (!(pq_1326[22:0] == 23'h000000)))) || ((((&pw_1213[30:23]) && (pw_1213[22:0] == 23'h000000)) && ((&pq_1326[30:23]) && (pq_1326[22:0] == 23'h000000))) && (!(pw_1213[31] == pq_1326[31])))), (((&pw_1213[30:23]) && (!(pw_1213[22:0] == 23'h000000))) ? (pw_1213 | 32'h00400000) : (((&pq_1326[30:23]) && (!(pq_1326[22:0] == 23'h000000))) ? (pq_1326 | 32'h00400000) : (((((&pw_1213[30:23]) && (pw_1213[22:0] == 23'h000000)) && ((&pq_1326[30:23]) && (pq_1326[22:0] == 23'h000000))) && (!(pw_1213[31] == pq_1326[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_1336 = (pd_1335[32] ? pd_1335[31:0] : fnan_1328);
-    assign w_1337 = {32'h00000000, y_base};
-    assign pw_1338 = (w_1337 + pw_197);
-    assign pv_1483 = v0_i;
-    assign w_1484 = 32'h00000001;
-    assign pw_1485 = (pv_1483 + w_1484);
-    assign pv_178 = ((p1_valid[30] && 1'h1) ? pv_179 : v16_window_14);
-    assign pv_179 = ((p1_valid[31] && 1'h1) ? pv_180 : v15_window_13);
-    assign pv_180 = ((p1_valid[32] && 1'h1) ? pv_181 : v14_window_12);
-    assign pv_181 = ((p1_valid[33] && 1'h1) ? pv_182 : v13_window_11);
-    assign pv_182 = ((p1_valid[34] && 1'h1) ? pv_183 : v12_window_10);
-    assign pv_183 = ((p1_valid[35] && 1'h1) ? pv_184 : v11_window_9);
-    assign pv_184 = ((p1_valid[36] && 1'h1) ? pv_185 : v10_window_8);
-    assign pv_185 = ((p1_valid[37] && 1'h1) ? pv_186 : v9_window_7);
-    assign pv_186 = ((p1_valid[38] && 1'h1) ? pv_187 : v8_window_6);
-    assign pv_187 = ((p1_valid[39] && 1'h1) ? pv_188 : v7_window_5);
-    assign pv_188 = ((p1_valid[40] && 1'h1) ? pv_189 : v6_window_4);
-    assign pv_189 = ((p1_valid[41] && 1'h1) ? pv_190 : v5_window_3);
-    assign pv_190 = ((p1_valid[42] && 1'h1) ? pv_191 : v4_window_2);
-    assign pv_191 = ((p1_valid[43] && 1'h1) ? pv_192 : v3_window_1);
-    assign pv_192 = ((p1_valid[44] && 1'h1) ? pld_199 : v2_window_0);
+    assign fnan_1327 = p1u31_fp_add_result;
+    assign fov_1328 = {((((&pw_1212[30:23]) && (!(pw_1212[22:0] == 23'h000000))) || ((&pq_1325[30:23]) && (!(pq_1325[22:0] == 23'h000000)))) || ((((&pw_1212[30:23]) && (pw_1212[22:0] == 23'h000000)) && ((&pq_1325[30:23]) && (pq_1325[22:0] == 23'h000000))) && (!(pw_1212[31] == pq_1325[31])))), (((&pw_1212[30:23]) && (!(pw_1212[22:0] == 23'h000000))) ? (pw_1212 | 32'h00400000) : (((&pq_1325[30:23]) && (!(pq_1325[22:0] == 23'h000000))) ? (pq_1325 | 32'h00400000) : (((((&pw_1212[30:23]) && (pw_1212[22:0] == 23'h000000)) && ((&pq_1325[30:23]) && (pq_1325[22:0] == 23'h000000))) && (!(pw_1212[31] == pq_1325[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_1335 = (pd_1334[32] ? pd_1334[31:0] : fnan_1327);
+    assign w_1336 = {32'h00000000, y_base};
+    assign pw_1337 = (w_1336 + pw_196);
+    assign pv_1482 = v0_i;
+    assign w_1483 = 32'h00000001;
+    assign pw_1484 = (pv_1482 + w_1483);
+    assign pv_177 = ((p1_valid[30] && 1'h1) ? pv_178 : v16_window_14);
+    assign pv_178 = ((p1_valid[31] && 1'h1) ? pv_179 : v15_window_13);
+    assign pv_179 = ((p1_valid[32] && 1'h1) ? pv_180 : v14_window_12);
+    assign pv_180 = ((p1_valid[33] && 1'h1) ? pv_181 : v13_window_11);
+    assign pv_181 = ((p1_valid[34] && 1'h1) ? pv_182 : v12_window_10);
+    assign pv_182 = ((p1_valid[35] && 1'h1) ? pv_183 : v11_window_9);
+    assign pv_183 = ((p1_valid[36] && 1'h1) ? pv_184 : v10_window_8);
+    assign pv_184 = ((p1_valid[37] && 1'h1) ? pv_185 : v9_window_7);
+    assign pv_185 = ((p1_valid[38] && 1'h1) ? pv_186 : v8_window_6);
+    assign pv_186 = ((p1_valid[39] && 1'h1) ? pv_187 : v7_window_5);
+    assign pv_187 = ((p1_valid[40] && 1'h1) ? pv_188 : v6_window_4);
+    assign pv_188 = ((p1_valid[41] && 1'h1) ? pv_189 : v5_window_3);
+    assign pv_189 = ((p1_valid[42] && 1'h1) ? pv_190 : v4_window_2);
+    assign pv_190 = ((p1_valid[43] && 1'h1) ? pv_191 : v3_window_1);
+    assign pv_191 = ((p1_valid[44] && 1'h1) ? pld_198 : v2_window_0);
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(70)
-    ) pq_781_line (
+    ) pq_780_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_711),
-        .out(pq_781)
+        .in(pw_710),
+        .out(pq_780)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(77)
-    ) pq_876_line (
+    ) pq_875_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_799),
-        .out(pq_876)
+        .in(pw_798),
+        .out(pq_875)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(84)
-    ) pq_978_line (
+    ) pq_977_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_894),
-        .out(pq_978)
+        .in(pw_893),
+        .out(pq_977)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(91)
-    ) pq_1087_line (
+    ) pq_1086_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_996),
-        .out(pq_1087)
+        .in(pw_995),
+        .out(pq_1086)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(98)
-    ) pq_1203_line (
+    ) pq_1202_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_1105),
-        .out(pq_1203)
+        .in(pw_1104),
+        .out(pq_1202)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:27:20
         .WIDTH(32),
         .DEPTH(105)
-    ) pq_1326_line (
+    ) pq_1325_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_1221),
-        .out(pq_1326)
+        .in(pw_1220),
+        .out(pq_1325)
     );
 
     ohls_delay_ram #(  // fir_constant.cl:28:9
         .WIDTH(64),
         .DEPTH(144)
-    ) pq_1482_line (
+    ) pq_1481_line (
         .clk(clk),
         .rst(rst),
         .en(((state == 16'h0021) && (1'h1 && p1_en))),
-        .in(pw_1338),
-        .out(pq_1482)
+        .in(pw_1337),
+        .out(pq_1481)
     );
-    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_177) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
+    assign p1_stall = (((((p1_valid[0] && 1'h1) && pw_176) && (!x_ld_req_ready)) || ((p1_valid[44] && 1'h1) && (!x_ld_resp_valid))) || ((p1_valid[144] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
+    assign w_1485 = 32'h00000000;
     assign w_1486 = 32'h00000000;
-    assign w_1487 = 32'h00000000;
-    assign w_1488 = 64'h0000000000000000;
+    assign w_1487 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1977,6 +1975,7 @@ module fir_datapath (
             u47_fp_mul_issued <= 1'h0;
             y_wr_issued <= 1'h0;
             y_wr_beat <= 8'h00;
+            got_159 <= 1'h0;
             got_160 <= 1'h0;
             got_161 <= 1'h0;
             got_162 <= 1'h0;
@@ -1991,7 +1990,6 @@ module fir_datapath (
             got_171 <= 1'h0;
             got_172 <= 1'h0;
             got_173 <= 1'h0;
-            got_174 <= 1'h0;
             p1_valid <= 189'h000000000000000000000000000000000000000000000000;
             p1_admit <= 1'h0;
             p1_go <= 1'h0;
@@ -2022,179 +2020,179 @@ module fir_datapath (
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v1_lid_x <= w_7;
+            if ((state == 16'h0007)) v1_lid_x <= w_6;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_11 ? 16'h000d : 16'h0007);
-            if ((state == 16'h000a)) q_11 <= w_10;
+            if ((state == 16'h0009)) state <= (q_10 ? 16'h000d : 16'h0007);
+            if ((state == 16'h000a)) q_10 <= w_9;
             if ((state == 16'h000a)) state <= 16'h0009;
-            if ((state == 16'h000b)) v0_i <= w_14;
+            if ((state == 16'h000b)) v0_i <= w_13;
             if ((state == 16'h000b)) state <= 16'h0008;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v16_window_14 <= w_16;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v15_window_13 <= w_17;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v14_window_12 <= w_18;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v13_window_11 <= w_19;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v12_window_10 <= w_20;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v11_window_9 <= w_21;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v10_window_8 <= w_22;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v9_window_7 <= w_23;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v8_window_6 <= w_24;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v7_window_5 <= w_25;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v6_window_4 <= w_26;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v5_window_3 <= w_27;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v4_window_2 <= w_28;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) v3_window_1 <= w_29;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v16_window_14 <= w_15;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v15_window_13 <= w_16;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v14_window_12 <= w_17;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v13_window_11 <= w_18;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v12_window_10 <= w_19;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v11_window_9 <= w_20;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v10_window_8 <= w_21;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v9_window_7 <= w_22;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v8_window_6 <= w_23;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v7_window_5 <= w_24;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v6_window_4 <= w_25;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v5_window_3 <= w_26;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v4_window_2 <= w_27;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) v3_window_1 <= w_28;
             if (((state == 16'h000c) && 1'h1)) u32_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u32_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u32_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u34_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u34_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u34_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u35_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u35_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u35_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u36_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u36_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u36_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u37_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u37_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u37_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u38_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u38_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u38_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u39_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u39_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u39_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u40_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u40_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u40_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u41_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u41_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u41_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u42_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u42_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u42_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u43_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u43_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u43_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u44_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u44_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u44_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u45_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u45_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u45_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u46_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u46_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u46_fp_mul_issued <= 1'h0;
             if (((state == 16'h000c) && 1'h1)) u47_fp_mul_issued <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) u47_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) q_159 <= w_158;
-            if (((state == 16'h000c) && u32_fp_mul_valid)) r_49 <= (fov_48[32] ? fov_48[31:0] : fnan_47);
-            if (((state == 16'h000c) && u32_fp_mul_valid)) got_160 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_160 <= 1'h0;
-            if (((state == 16'h000c) && u34_fp_mul_valid)) r_57 <= (fov_56[32] ? fov_56[31:0] : fnan_55);
-            if (((state == 16'h000c) && u34_fp_mul_valid)) got_161 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_161 <= 1'h0;
-            if (((state == 16'h000c) && u35_fp_mul_valid)) r_65 <= (fov_64[32] ? fov_64[31:0] : fnan_63);
-            if (((state == 16'h000c) && u35_fp_mul_valid)) got_162 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_162 <= 1'h0;
-            if (((state == 16'h000c) && u36_fp_mul_valid)) r_73 <= (fov_72[32] ? fov_72[31:0] : fnan_71);
-            if (((state == 16'h000c) && u36_fp_mul_valid)) got_163 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_163 <= 1'h0;
-            if (((state == 16'h000c) && u37_fp_mul_valid)) r_81 <= (fov_80[32] ? fov_80[31:0] : fnan_79);
-            if (((state == 16'h000c) && u37_fp_mul_valid)) got_164 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_164 <= 1'h0;
-            if (((state == 16'h000c) && u38_fp_mul_valid)) r_89 <= (fov_88[32] ? fov_88[31:0] : fnan_87);
-            if (((state == 16'h000c) && u38_fp_mul_valid)) got_165 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_165 <= 1'h0;
-            if (((state == 16'h000c) && u39_fp_mul_valid)) r_97 <= (fov_96[32] ? fov_96[31:0] : fnan_95);
-            if (((state == 16'h000c) && u39_fp_mul_valid)) got_166 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_166 <= 1'h0;
-            if (((state == 16'h000c) && u40_fp_mul_valid)) r_104 <= (fov_103[32] ? fov_103[31:0] : fnan_102);
-            if (((state == 16'h000c) && u40_fp_mul_valid)) got_167 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_167 <= 1'h0;
-            if (((state == 16'h000c) && u41_fp_mul_valid)) r_111 <= (fov_110[32] ? fov_110[31:0] : fnan_109);
-            if (((state == 16'h000c) && u41_fp_mul_valid)) got_168 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_168 <= 1'h0;
-            if (((state == 16'h000c) && u42_fp_mul_valid)) r_118 <= (fov_117[32] ? fov_117[31:0] : fnan_116);
-            if (((state == 16'h000c) && u42_fp_mul_valid)) got_169 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_169 <= 1'h0;
-            if (((state == 16'h000c) && u43_fp_mul_valid)) r_125 <= (fov_124[32] ? fov_124[31:0] : fnan_123);
-            if (((state == 16'h000c) && u43_fp_mul_valid)) got_170 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_170 <= 1'h0;
-            if (((state == 16'h000c) && u44_fp_mul_valid)) r_132 <= (fov_131[32] ? fov_131[31:0] : fnan_130);
-            if (((state == 16'h000c) && u44_fp_mul_valid)) got_171 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_171 <= 1'h0;
-            if (((state == 16'h000c) && u45_fp_mul_valid)) r_139 <= (fov_138[32] ? fov_138[31:0] : fnan_137);
-            if (((state == 16'h000c) && u45_fp_mul_valid)) got_172 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_172 <= 1'h0;
-            if (((state == 16'h000c) && u46_fp_mul_valid)) r_146 <= (fov_145[32] ? fov_145[31:0] : fnan_144);
-            if (((state == 16'h000c) && u46_fp_mul_valid)) got_173 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_173 <= 1'h0;
-            if (((state == 16'h000c) && u47_fp_mul_valid)) r_153 <= (fov_152[32] ? fov_152[31:0] : fnan_151);
-            if (((state == 16'h000c) && u47_fp_mul_valid)) got_174 <= 1'h1;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) got_174 <= 1'h0;
-            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_160 || u32_fp_mul_valid)) && (got_161 || u34_fp_mul_valid)) && (got_162 || u35_fp_mul_valid)) && (got_163 || u36_fp_mul_valid)) && (got_164 || u37_fp_mul_valid)) && (got_165 || u38_fp_mul_valid)) && (got_166 || u39_fp_mul_valid)) && (got_167 || u40_fp_mul_valid)) && (got_168 || u41_fp_mul_valid)) && (got_169 || u42_fp_mul_valid)) && (got_170 || u43_fp_mul_valid)) && (got_171 || u44_fp_mul_valid)) && (got_172 || u45_fp_mul_valid)) && (got_173 || u46_fp_mul_valid)) && (got_174 || u47_fp_mul_valid)))) state <= 16'h000e;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) u47_fp_mul_issued <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) q_158 <= w_157;
+            if (((state == 16'h000c) && u32_fp_mul_valid)) r_48 <= (fov_47[32] ? fov_47[31:0] : fnan_46);
+            if (((state == 16'h000c) && u32_fp_mul_valid)) got_159 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_159 <= 1'h0;
+            if (((state == 16'h000c) && u34_fp_mul_valid)) r_56 <= (fov_55[32] ? fov_55[31:0] : fnan_54);
+            if (((state == 16'h000c) && u34_fp_mul_valid)) got_160 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_160 <= 1'h0;
+            if (((state == 16'h000c) && u35_fp_mul_valid)) r_64 <= (fov_63[32] ? fov_63[31:0] : fnan_62);
+            if (((state == 16'h000c) && u35_fp_mul_valid)) got_161 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_161 <= 1'h0;
+            if (((state == 16'h000c) && u36_fp_mul_valid)) r_72 <= (fov_71[32] ? fov_71[31:0] : fnan_70);
+            if (((state == 16'h000c) && u36_fp_mul_valid)) got_162 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_162 <= 1'h0;
+            if (((state == 16'h000c) && u37_fp_mul_valid)) r_80 <= (fov_79[32] ? fov_79[31:0] : fnan_78);
+            if (((state == 16'h000c) && u37_fp_mul_valid)) got_163 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_163 <= 1'h0;
+            if (((state == 16'h000c) && u38_fp_mul_valid)) r_88 <= (fov_87[32] ? fov_87[31:0] : fnan_86);
+            if (((state == 16'h000c) && u38_fp_mul_valid)) got_164 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_164 <= 1'h0;
+            if (((state == 16'h000c) && u39_fp_mul_valid)) r_96 <= (fov_95[32] ? fov_95[31:0] : fnan_94);
+            if (((state == 16'h000c) && u39_fp_mul_valid)) got_165 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_165 <= 1'h0;
+            if (((state == 16'h000c) && u40_fp_mul_valid)) r_103 <= (fov_102[32] ? fov_102[31:0] : fnan_101);
+            if (((state == 16'h000c) && u40_fp_mul_valid)) got_166 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_166 <= 1'h0;
+            if (((state == 16'h000c) && u41_fp_mul_valid)) r_110 <= (fov_109[32] ? fov_109[31:0] : fnan_108);
+            if (((state == 16'h000c) && u41_fp_mul_valid)) got_167 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_167 <= 1'h0;
+            if (((state == 16'h000c) && u42_fp_mul_valid)) r_117 <= (fov_116[32] ? fov_116[31:0] : fnan_115);
+            if (((state == 16'h000c) && u42_fp_mul_valid)) got_168 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_168 <= 1'h0;
+            if (((state == 16'h000c) && u43_fp_mul_valid)) r_124 <= (fov_123[32] ? fov_123[31:0] : fnan_122);
+            if (((state == 16'h000c) && u43_fp_mul_valid)) got_169 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_169 <= 1'h0;
+            if (((state == 16'h000c) && u44_fp_mul_valid)) r_131 <= (fov_130[32] ? fov_130[31:0] : fnan_129);
+            if (((state == 16'h000c) && u44_fp_mul_valid)) got_170 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_170 <= 1'h0;
+            if (((state == 16'h000c) && u45_fp_mul_valid)) r_138 <= (fov_137[32] ? fov_137[31:0] : fnan_136);
+            if (((state == 16'h000c) && u45_fp_mul_valid)) got_171 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_171 <= 1'h0;
+            if (((state == 16'h000c) && u46_fp_mul_valid)) r_145 <= (fov_144[32] ? fov_144[31:0] : fnan_143);
+            if (((state == 16'h000c) && u46_fp_mul_valid)) got_172 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_172 <= 1'h0;
+            if (((state == 16'h000c) && u47_fp_mul_valid)) r_152 <= (fov_151[32] ? fov_151[31:0] : fnan_150);
+            if (((state == 16'h000c) && u47_fp_mul_valid)) got_173 <= 1'h1;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) got_173 <= 1'h0;
+            if (((state == 16'h000c) && (((((((((((((((1'h1 && (got_159 || u32_fp_mul_valid)) && (got_160 || u34_fp_mul_valid)) && (got_161 || u35_fp_mul_valid)) && (got_162 || u36_fp_mul_valid)) && (got_163 || u37_fp_mul_valid)) && (got_164 || u38_fp_mul_valid)) && (got_165 || u39_fp_mul_valid)) && (got_166 || u40_fp_mul_valid)) && (got_167 || u41_fp_mul_valid)) && (got_168 || u42_fp_mul_valid)) && (got_169 || u43_fp_mul_valid)) && (got_170 || u44_fp_mul_valid)) && (got_171 || u45_fp_mul_valid)) && (got_172 || u46_fp_mul_valid)) && (got_173 || u47_fp_mul_valid)))) state <= 16'h000e;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // fir_constant.cl:22:21
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_36 <= x_rd_data;  // fir_constant.cl:22:21
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_35 <= x_rd_data;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // fir_constant.cl:22:21
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000c;  // fir_constant.cl:22:21
-            if (((state == 16'h000e) && u32_fp_mul_valid)) v2_window_0 <= v_37;
+            if (((state == 16'h000e) && u32_fp_mul_valid)) v2_window_0 <= v_36;
             if (((state == 16'h000e) && 1'h1)) u32_fp_mul_issued <= 1'h1;
             if (((state == 16'h000e) && u32_fp_mul_valid)) u32_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u32_fp_mul_valid)) r_42 <= (fov_41[32] ? fov_41[31:0] : fnan_40);
+            if (((state == 16'h000e) && u32_fp_mul_valid)) r_41 <= (fov_40[32] ? fov_40[31:0] : fnan_39);
             if (((state == 16'h000e) && u32_fp_mul_valid)) state <= 16'h000f;
             if (((state == 16'h000f) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h000f) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h000f) && u33_fp_add_valid)) r_45 <= (fov_44[32] ? fov_44[31:0] : fnan_43);
+            if (((state == 16'h000f) && u33_fp_add_valid)) r_44 <= (fov_43[32] ? fov_43[31:0] : fnan_42);
             if (((state == 16'h000f) && u33_fp_add_valid)) state <= 16'h0010;
             if (((state == 16'h0010) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u33_fp_add_valid)) r_52 <= (fov_51[32] ? fov_51[31:0] : fnan_50);
+            if (((state == 16'h0010) && u33_fp_add_valid)) r_51 <= (fov_50[32] ? fov_50[31:0] : fnan_49);
             if (((state == 16'h0010) && u33_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0011) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0011) && u33_fp_add_valid)) r_60 <= (fov_59[32] ? fov_59[31:0] : fnan_58);
+            if (((state == 16'h0011) && u33_fp_add_valid)) r_59 <= (fov_58[32] ? fov_58[31:0] : fnan_57);
             if (((state == 16'h0011) && u33_fp_add_valid)) state <= 16'h0012;
             if (((state == 16'h0012) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0012) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0012) && u33_fp_add_valid)) r_68 <= (fov_67[32] ? fov_67[31:0] : fnan_66);
+            if (((state == 16'h0012) && u33_fp_add_valid)) r_67 <= (fov_66[32] ? fov_66[31:0] : fnan_65);
             if (((state == 16'h0012) && u33_fp_add_valid)) state <= 16'h0013;
             if (((state == 16'h0013) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0013) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0013) && u33_fp_add_valid)) r_76 <= (fov_75[32] ? fov_75[31:0] : fnan_74);
+            if (((state == 16'h0013) && u33_fp_add_valid)) r_75 <= (fov_74[32] ? fov_74[31:0] : fnan_73);
             if (((state == 16'h0013) && u33_fp_add_valid)) state <= 16'h0014;
             if (((state == 16'h0014) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0014) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0014) && u33_fp_add_valid)) r_84 <= (fov_83[32] ? fov_83[31:0] : fnan_82);
+            if (((state == 16'h0014) && u33_fp_add_valid)) r_83 <= (fov_82[32] ? fov_82[31:0] : fnan_81);
             if (((state == 16'h0014) && u33_fp_add_valid)) state <= 16'h0015;
             if (((state == 16'h0015) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0015) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0015) && u33_fp_add_valid)) r_92 <= (fov_91[32] ? fov_91[31:0] : fnan_90);
+            if (((state == 16'h0015) && u33_fp_add_valid)) r_91 <= (fov_90[32] ? fov_90[31:0] : fnan_89);
             if (((state == 16'h0015) && u33_fp_add_valid)) state <= 16'h0016;
             if (((state == 16'h0016) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0016) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0016) && u33_fp_add_valid)) r_100 <= (fov_99[32] ? fov_99[31:0] : fnan_98);
+            if (((state == 16'h0016) && u33_fp_add_valid)) r_99 <= (fov_98[32] ? fov_98[31:0] : fnan_97);
             if (((state == 16'h0016) && u33_fp_add_valid)) state <= 16'h0017;
             if (((state == 16'h0017) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0017) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0017) && u33_fp_add_valid)) r_107 <= (fov_106[32] ? fov_106[31:0] : fnan_105);
+            if (((state == 16'h0017) && u33_fp_add_valid)) r_106 <= (fov_105[32] ? fov_105[31:0] : fnan_104);
             if (((state == 16'h0017) && u33_fp_add_valid)) state <= 16'h0018;
             if (((state == 16'h0018) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0018) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u33_fp_add_valid)) r_114 <= (fov_113[32] ? fov_113[31:0] : fnan_112);
+            if (((state == 16'h0018) && u33_fp_add_valid)) r_113 <= (fov_112[32] ? fov_112[31:0] : fnan_111);
             if (((state == 16'h0018) && u33_fp_add_valid)) state <= 16'h0019;
             if (((state == 16'h0019) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h0019) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h0019) && u33_fp_add_valid)) r_121 <= (fov_120[32] ? fov_120[31:0] : fnan_119);
+            if (((state == 16'h0019) && u33_fp_add_valid)) r_120 <= (fov_119[32] ? fov_119[31:0] : fnan_118);
             if (((state == 16'h0019) && u33_fp_add_valid)) state <= 16'h001a;
             if (((state == 16'h001a) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001a) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001a) && u33_fp_add_valid)) r_128 <= (fov_127[32] ? fov_127[31:0] : fnan_126);
+            if (((state == 16'h001a) && u33_fp_add_valid)) r_127 <= (fov_126[32] ? fov_126[31:0] : fnan_125);
             if (((state == 16'h001a) && u33_fp_add_valid)) state <= 16'h001b;
             if (((state == 16'h001b) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001b) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001b) && u33_fp_add_valid)) r_135 <= (fov_134[32] ? fov_134[31:0] : fnan_133);
+            if (((state == 16'h001b) && u33_fp_add_valid)) r_134 <= (fov_133[32] ? fov_133[31:0] : fnan_132);
             if (((state == 16'h001b) && u33_fp_add_valid)) state <= 16'h001c;
             if (((state == 16'h001c) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001c) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001c) && u33_fp_add_valid)) r_142 <= (fov_141[32] ? fov_141[31:0] : fnan_140);
+            if (((state == 16'h001c) && u33_fp_add_valid)) r_141 <= (fov_140[32] ? fov_140[31:0] : fnan_139);
             if (((state == 16'h001c) && u33_fp_add_valid)) state <= 16'h001d;
             if (((state == 16'h001d) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001d) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u33_fp_add_valid)) r_149 <= (fov_148[32] ? fov_148[31:0] : fnan_147);
+            if (((state == 16'h001d) && u33_fp_add_valid)) r_148 <= (fov_147[32] ? fov_147[31:0] : fnan_146);
             if (((state == 16'h001d) && u33_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && 1'h1)) u33_fp_add_issued <= 1'h1;
             if (((state == 16'h001e) && u33_fp_add_valid)) u33_fp_add_issued <= 1'h0;
-            if (((state == 16'h001e) && u33_fp_add_valid)) r_156 <= (fov_155[32] ? fov_155[31:0] : fnan_154);
+            if (((state == 16'h001e) && u33_fp_add_valid)) r_155 <= (fov_154[32] ? fov_154[31:0] : fnan_153);
             if (((state == 16'h001e) && u33_fp_add_valid)) state <= 16'h001f;
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // fir_constant.cl:28:9
             if (((state == 16'h001f) && (((state == 16'h001f) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // fir_constant.cl:28:9
@@ -2204,191 +2202,192 @@ module fir_datapath (
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_valid <= (p1_valid | 189'h000000000000000000000000000000000000000000000001);  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // fir_constant.cl:18:5
             if (((state == 16'h0020) && (1'h1 && y_wr_idle))) state <= 16'h0021;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_177;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_179;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_180;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_181;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_182;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_183;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_184;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_185;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_186;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_187;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_188;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_189;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_190;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_191;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_192;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_199;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_205 <= fov_204;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_go <= pw_176;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[30] && 1'h1) && p1_en))) v16_window_14 <= pv_178;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[31] && 1'h1) && p1_en))) v15_window_13 <= pv_179;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[32] && 1'h1) && p1_en))) v14_window_12 <= pv_180;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[33] && 1'h1) && p1_en))) v13_window_11 <= pv_181;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[34] && 1'h1) && p1_en))) v12_window_10 <= pv_182;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[35] && 1'h1) && p1_en))) v11_window_9 <= pv_183;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[36] && 1'h1) && p1_en))) v10_window_8 <= pv_184;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[37] && 1'h1) && p1_en))) v9_window_7 <= pv_185;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[38] && 1'h1) && p1_en))) v8_window_6 <= pv_186;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[39] && 1'h1) && p1_en))) v7_window_5 <= pv_187;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[40] && 1'h1) && p1_en))) v6_window_4 <= pv_188;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[41] && 1'h1) && p1_en))) v5_window_3 <= pv_189;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[42] && 1'h1) && p1_en))) v4_window_2 <= pv_190;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[43] && 1'h1) && p1_en))) v3_window_1 <= pv_191;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && ((p1_valid[44] && 1'h1) && p1_en))) v2_window_0 <= pld_198;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_204 <= fov_203;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_205 <= pd_204;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_206 <= pd_205;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_207 <= pd_206;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_208 <= pd_207;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_213 <= fov_212;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_212 <= fov_211;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_213 <= pd_212;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_214 <= pd_213;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_215 <= pd_214;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_216 <= pd_215;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_217 <= pd_216;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_218 <= pd_217;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_224 <= fov_223;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_223 <= fov_222;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_224 <= pd_223;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_225 <= pd_224;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_226 <= pd_225;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_227 <= pd_226;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_239 <= fov_238;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_238 <= fov_237;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_239 <= pd_238;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_240 <= pd_239;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_241 <= pd_240;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_242 <= pd_241;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_243 <= pd_242;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_244 <= pd_243;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_250 <= fov_249;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_249 <= fov_248;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_250 <= pd_249;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_251 <= pd_250;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_252 <= pd_251;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_253 <= pd_252;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_272 <= fov_271;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_271 <= fov_270;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_272 <= pd_271;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_273 <= pd_272;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_274 <= pd_273;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_275 <= pd_274;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_276 <= pd_275;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_277 <= pd_276;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_283 <= fov_282;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_282 <= fov_281;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_283 <= pd_282;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_284 <= pd_283;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_285 <= pd_284;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_286 <= pd_285;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_312 <= fov_311;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_311 <= fov_310;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_312 <= pd_311;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_313 <= pd_312;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_314 <= pd_313;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_315 <= pd_314;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_316 <= pd_315;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_317 <= pd_316;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_323 <= fov_322;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_322 <= fov_321;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_323 <= pd_322;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_324 <= pd_323;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_325 <= pd_324;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_326 <= pd_325;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_359 <= fov_358;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_358 <= fov_357;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_359 <= pd_358;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_360 <= pd_359;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_361 <= pd_360;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_362 <= pd_361;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_363 <= pd_362;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_364 <= pd_363;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_370 <= fov_369;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_369 <= fov_368;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_370 <= pd_369;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_371 <= pd_370;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_372 <= pd_371;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_373 <= pd_372;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_413 <= fov_412;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_412 <= fov_411;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_413 <= pd_412;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_414 <= pd_413;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_415 <= pd_414;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_416 <= pd_415;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_417 <= pd_416;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_418 <= pd_417;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_424 <= fov_423;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_423 <= fov_422;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_424 <= pd_423;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_425 <= pd_424;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_426 <= pd_425;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_427 <= pd_426;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_474 <= fov_473;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_473 <= fov_472;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_474 <= pd_473;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_475 <= pd_474;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_476 <= pd_475;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_477 <= pd_476;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_478 <= pd_477;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_479 <= pd_478;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_485 <= fov_484;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_484 <= fov_483;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_485 <= pd_484;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_486 <= pd_485;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_487 <= pd_486;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_488 <= pd_487;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_542 <= fov_541;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_541 <= fov_540;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_542 <= pd_541;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_543 <= pd_542;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_544 <= pd_543;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_545 <= pd_544;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_546 <= pd_545;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_547 <= pd_546;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_552 <= fov_551;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_551 <= fov_550;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_552 <= pd_551;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_553 <= pd_552;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_554 <= pd_553;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_555 <= pd_554;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_616 <= fov_615;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_615 <= fov_614;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_616 <= pd_615;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_617 <= pd_616;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_618 <= pd_617;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_619 <= pd_618;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_620 <= pd_619;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_621 <= pd_620;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_626 <= fov_625;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_625 <= fov_624;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_626 <= pd_625;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_627 <= pd_626;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_628 <= pd_627;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_629 <= pd_628;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_697 <= fov_696;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_696 <= fov_695;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_697 <= pd_696;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_698 <= pd_697;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_699 <= pd_698;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_700 <= pd_699;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_701 <= pd_700;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_702 <= pd_701;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_707 <= fov_706;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_706 <= fov_705;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_707 <= pd_706;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_708 <= pd_707;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_709 <= pd_708;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_710 <= pd_709;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_785 <= fov_784;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_784 <= fov_783;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_785 <= pd_784;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_786 <= pd_785;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_787 <= pd_786;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_788 <= pd_787;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_789 <= pd_788;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_790 <= pd_789;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_795 <= fov_794;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_794 <= fov_793;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_795 <= pd_794;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_796 <= pd_795;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_797 <= pd_796;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_798 <= pd_797;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_880 <= fov_879;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_879 <= fov_878;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_880 <= pd_879;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_881 <= pd_880;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_882 <= pd_881;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_883 <= pd_882;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_884 <= pd_883;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_885 <= pd_884;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_890 <= fov_889;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_889 <= fov_888;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_890 <= pd_889;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_891 <= pd_890;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_892 <= pd_891;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_893 <= pd_892;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_982 <= fov_981;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_981 <= fov_980;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_982 <= pd_981;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_983 <= pd_982;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_984 <= pd_983;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_985 <= pd_984;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_986 <= pd_985;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_987 <= pd_986;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_992 <= fov_991;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_991 <= fov_990;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_992 <= pd_991;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_993 <= pd_992;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_994 <= pd_993;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_995 <= pd_994;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1091 <= fov_1090;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1090 <= fov_1089;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1091 <= pd_1090;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1092 <= pd_1091;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1093 <= pd_1092;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1094 <= pd_1093;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1095 <= pd_1094;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1096 <= pd_1095;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1101 <= fov_1100;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1100 <= fov_1099;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1101 <= pd_1100;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1102 <= pd_1101;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1103 <= pd_1102;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1104 <= pd_1103;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1207 <= fov_1206;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1206 <= fov_1205;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1207 <= pd_1206;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1208 <= pd_1207;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1209 <= pd_1208;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1210 <= pd_1209;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1211 <= pd_1210;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1212 <= pd_1211;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1217 <= fov_1216;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1216 <= fov_1215;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1217 <= pd_1216;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1218 <= pd_1217;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1219 <= pd_1218;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1220 <= pd_1219;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1330 <= fov_1329;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1329 <= fov_1328;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && p1_en)) pd_1330 <= pd_1329;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1331 <= pd_1330;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1332 <= pd_1331;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1333 <= pd_1332;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && p1_en)) pd_1334 <= pd_1333;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && p1_en)) pd_1335 <= pd_1334;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_177) && p1_en))) v0_i <= pw_1485;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_229 <= pw_228;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (((p1_valid[0] && 1'h1) && pw_176) && p1_en))) v0_i <= pw_1484;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_228 <= pw_227;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_229 <= pq_228;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_230 <= pq_229;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_231 <= pq_230;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_232 <= pq_231;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_233 <= pq_232;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_234 <= pq_233;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_235 <= pq_234;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_255 <= pw_254;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_254 <= pw_253;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_255 <= pq_254;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_256 <= pq_255;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_257 <= pq_256;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_258 <= pq_257;  // fir_constant.cl:18:5
@@ -2401,8 +2400,8 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_265 <= pq_264;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_266 <= pq_265;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_267 <= pq_266;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_268 <= pq_267;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pw_287;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_287 <= pw_286;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_288 <= pq_287;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_289 <= pq_288;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_290 <= pq_289;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_291 <= pq_290;  // fir_constant.cl:18:5
@@ -2422,8 +2421,8 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_305 <= pq_304;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_306 <= pq_305;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_307 <= pq_306;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_308 <= pq_307;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_328 <= pw_327;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_327 <= pw_326;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_328 <= pq_327;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_329 <= pq_328;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_330 <= pq_329;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_331 <= pq_330;  // fir_constant.cl:18:5
@@ -2450,8 +2449,8 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_352 <= pq_351;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_353 <= pq_352;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_354 <= pq_353;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_355 <= pq_354;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_375 <= pw_374;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_374 <= pw_373;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_375 <= pq_374;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_376 <= pq_375;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_377 <= pq_376;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_378 <= pq_377;  // fir_constant.cl:18:5
@@ -2485,8 +2484,8 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_406 <= pq_405;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_407 <= pq_406;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_408 <= pq_407;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_409 <= pq_408;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_429 <= pw_428;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_428 <= pw_427;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_429 <= pq_428;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_430 <= pq_429;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_431 <= pq_430;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_432 <= pq_431;  // fir_constant.cl:18:5
@@ -2527,8 +2526,8 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_467 <= pq_466;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_468 <= pq_467;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_469 <= pq_468;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_470 <= pq_469;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_490 <= pw_489;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_489 <= pw_488;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_490 <= pq_489;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_491 <= pq_490;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_492 <= pq_491;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_493 <= pq_492;  // fir_constant.cl:18:5
@@ -2576,8 +2575,8 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_535 <= pq_534;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_536 <= pq_535;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_537 <= pq_536;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_538 <= pq_537;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_557 <= pw_556;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_556 <= pw_555;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_557 <= pq_556;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_558 <= pq_557;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_559 <= pq_558;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_560 <= pq_559;  // fir_constant.cl:18:5
@@ -2632,8 +2631,8 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_609 <= pq_608;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_610 <= pq_609;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_611 <= pq_610;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_612 <= pq_611;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pw_630;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_630 <= pw_629;  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_631 <= pq_630;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_632 <= pq_631;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_633 <= pq_632;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_634 <= pq_633;  // fir_constant.cl:18:5
@@ -2695,94 +2694,93 @@ module fir_datapath (
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_690 <= pq_689;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_691 <= pq_690;  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (1'h1 && p1_en))) pq_692 <= pq_691;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) pq_693 <= pq_692;  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_177), (p1_admit && ((!(p1_valid[0] && (!pw_177))) || 1'h0))};  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_177) ? 8'hbc : ((p1_drain == 8'h00) ? 8'h00 : (p1_drain - 8'h01)));  // fir_constant.cl:18:5
-            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_177))) || 1'h0));  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_valid <= {p1_valid[187], p1_valid[186], p1_valid[185], p1_valid[184], p1_valid[183], p1_valid[182], p1_valid[181], p1_valid[180], p1_valid[179], p1_valid[178], p1_valid[177], p1_valid[176], p1_valid[175], p1_valid[174], p1_valid[173], p1_valid[172], p1_valid[171], p1_valid[170], p1_valid[169], p1_valid[168], p1_valid[167], p1_valid[166], p1_valid[165], p1_valid[164], p1_valid[163], p1_valid[162], p1_valid[161], p1_valid[160], p1_valid[159], p1_valid[158], p1_valid[157], p1_valid[156], p1_valid[155], p1_valid[154], p1_valid[153], p1_valid[152], p1_valid[151], p1_valid[150], p1_valid[149], p1_valid[148], p1_valid[147], p1_valid[146], p1_valid[145], p1_valid[144], p1_valid[143], p1_valid[142], p1_valid[141], p1_valid[140], p1_valid[139], p1_valid[138], p1_valid[137], p1_valid[136], p1_valid[135], p1_valid[134], p1_valid[133], p1_valid[132], p1_valid[131], p1_valid[130], p1_valid[129], p1_valid[128], p1_valid[127], p1_valid[126], p1_valid[125], p1_valid[124], p1_valid[123], p1_valid[122], p1_valid[121], p1_valid[120], p1_valid[119], p1_valid[118], p1_valid[117], p1_valid[116], p1_valid[115], p1_valid[114], p1_valid[113], p1_valid[112], p1_valid[111], p1_valid[110], p1_valid[109], p1_valid[108], p1_valid[107], p1_valid[106], p1_valid[105], p1_valid[104], p1_valid[103], p1_valid[102], p1_valid[101], p1_valid[100], p1_valid[99], p1_valid[98], p1_valid[97], p1_valid[96], p1_valid[95], p1_valid[94], p1_valid[93], p1_valid[92], p1_valid[91], p1_valid[90], p1_valid[89], p1_valid[88], p1_valid[87], p1_valid[86], p1_valid[85], p1_valid[84], p1_valid[83], p1_valid[82], p1_valid[81], p1_valid[80], p1_valid[79], p1_valid[78], p1_valid[77], p1_valid[76], p1_valid[75], p1_valid[74], p1_valid[73], p1_valid[72], p1_valid[71], p1_valid[70], p1_valid[69], p1_valid[68], p1_valid[67], p1_valid[66], p1_valid[65], p1_valid[64], p1_valid[63], p1_valid[62], p1_valid[61], p1_valid[60], p1_valid[59], p1_valid[58], p1_valid[57], p1_valid[56], p1_valid[55], p1_valid[54], p1_valid[53], p1_valid[52], p1_valid[51], p1_valid[50], p1_valid[49], p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_176), (p1_admit && ((!(p1_valid[0] && (!pw_176))) || 1'h0))};  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_176) ? 8'hbc : ((p1_drain == 8'h00) ? 8'h00 : (p1_drain - 8'h01)));  // fir_constant.cl:18:5
+            if (((state == 16'h0021) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_176))) || 1'h0));  // fir_constant.cl:18:5
             if (((state == 16'h0021) && (((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 8'h00)) && x_ld_idle) && y_st_idle))) state <= 16'h0007;  // fir_constant.cl:18:5
             if ((state == 16'h0022)) state <= (p1_apart ? 16'h0020 : 16'h0008);
-            if ((state == 16'h0023)) v2_window_0 <= w_1486;
-            if ((state == 16'h0023)) v3_window_1 <= w_1486;
-            if ((state == 16'h0023)) v4_window_2 <= w_1486;
-            if ((state == 16'h0023)) v5_window_3 <= w_1486;
-            if ((state == 16'h0023)) v6_window_4 <= w_1486;
-            if ((state == 16'h0023)) v7_window_5 <= w_1486;
-            if ((state == 16'h0023)) v8_window_6 <= w_1486;
-            if ((state == 16'h0023)) v9_window_7 <= w_1486;
-            if ((state == 16'h0023)) v10_window_8 <= w_1486;
-            if ((state == 16'h0023)) v11_window_9 <= w_1486;
-            if ((state == 16'h0023)) v12_window_10 <= w_1486;
-            if ((state == 16'h0023)) v13_window_11 <= w_1486;
-            if ((state == 16'h0023)) v14_window_12 <= w_1486;
-            if ((state == 16'h0023)) v15_window_13 <= w_1486;
-            if ((state == 16'h0023)) v16_window_14 <= w_1486;
-            if ((state == 16'h0023)) v0_i <= w_1487;
+            if ((state == 16'h0023)) v2_window_0 <= w_1485;
+            if ((state == 16'h0023)) v3_window_1 <= w_1485;
+            if ((state == 16'h0023)) v4_window_2 <= w_1485;
+            if ((state == 16'h0023)) v5_window_3 <= w_1485;
+            if ((state == 16'h0023)) v6_window_4 <= w_1485;
+            if ((state == 16'h0023)) v7_window_5 <= w_1485;
+            if ((state == 16'h0023)) v8_window_6 <= w_1485;
+            if ((state == 16'h0023)) v9_window_7 <= w_1485;
+            if ((state == 16'h0023)) v10_window_8 <= w_1485;
+            if ((state == 16'h0023)) v11_window_9 <= w_1485;
+            if ((state == 16'h0023)) v12_window_10 <= w_1485;
+            if ((state == 16'h0023)) v13_window_11 <= w_1485;
+            if ((state == 16'h0023)) v14_window_12 <= w_1485;
+            if ((state == 16'h0023)) v15_window_13 <= w_1485;
+            if ((state == 16'h0023)) v16_window_14 <= w_1485;
+            if ((state == 16'h0023)) v0_i <= w_1486;
             if ((state == 16'h0023)) state <= 16'h0022;
-            if ((state == 16'h0024)) v1_lid_x <= w_1488;
+            if ((state == 16'h0024)) v1_lid_x <= w_1487;
             if ((state == 16'h0024)) state <= 16'h0003;
             if (((state == 16'h0025) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0025)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0024);
         end
     end
     assign x_rd_cmd_valid = (((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_35[31:0] : 32'h00000000);
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_34[31:0] : 32'h00000000);
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign x_rd_ready = ((state == 16'h000d) && x_rd_issued);
-    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_177) && p1_en);
-    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_177) ? pw_198[31:0] : 32'h00000000);
+    assign x_ld_req_valid = (((p1_valid[0] && 1'h1) && pw_176) && p1_en);
+    assign x_ld_req_addr = (((p1_valid[0] && 1'h1) && pw_176) ? pw_197[31:0] : 32'h00000000);
     assign x_ld_resp_ready = ((p1_valid[44] && 1'h1) && p1_en);
     assign x_ld_flush = (state == 16'h0020);
     assign x_pipe = (state == 16'h0021);
     assign y_st_req_valid = ((p1_valid[144] && 1'h1) && p1_en);
-    assign y_st_req_addr = (p1_valid[144] ? pq_1482[31:0] : 32'h00000000);
-    assign y_st_req_data = (p1_valid[144] ? pw_1336 : 32'h00000000);
+    assign y_st_req_addr = (p1_valid[144] ? pq_1481[31:0] : 32'h00000000);
+    assign y_st_req_data = (p1_valid[144] ? pw_1335 : 32'h00000000);
     assign y_pipe = (state == 16'h0021);
     assign y_wr_cmd_valid = ((state == 16'h001f) && (!y_wr_issued));
-    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_159[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = (((state == 16'h001f) && (!y_wr_issued)) ? q_158[31:0] : 32'h00000000);
     assign y_wr_cmd_len = (((state == 16'h001f) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h001f) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_156 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h001f) && y_wr_issued) ? r_155 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h001f) && y_wr_issued) ? 4'hf : 4'h0);
     assign u32_fp_mul_go = (((state == 16'h000e) && (!u32_fp_mul_issued)) || ((state == 16'h000c) && (!u32_fp_mul_issued)));
-    assign u32_fp_mul_a_in = ((state == 16'h000e) ? w_39 : ((state == 16'h000c) ? w_46 : 32'h00000000));
-    assign u32_fp_mul_b_in = ((state == 16'h000e) ? v_37 : ((state == 16'h000c) ? w_29 : 32'h00000000));
+    assign u32_fp_mul_a_in = ((state == 16'h000e) ? w_38 : ((state == 16'h000c) ? w_45 : 32'h00000000));
+    assign u32_fp_mul_b_in = ((state == 16'h000e) ? v_36 : ((state == 16'h000c) ? w_28 : 32'h00000000));
     assign u33_fp_add_go_any0_0 = (((((((((state == 16'h000f) && (!u33_fp_add_issued)) || ((state == 16'h0010) && (!u33_fp_add_issued))) || ((state == 16'h0011) && (!u33_fp_add_issued))) || ((state == 16'h0012) && (!u33_fp_add_issued))) || ((state == 16'h0013) && (!u33_fp_add_issued))) || ((state == 16'h0014) && (!u33_fp_add_issued))) || ((state == 16'h0015) && (!u33_fp_add_issued))) || ((state == 16'h0016) && (!u33_fp_add_issued)));
     assign u33_fp_add_go_any0_1 = (((((((((state == 16'h0017) && (!u33_fp_add_issued)) || ((state == 16'h0018) && (!u33_fp_add_issued))) || ((state == 16'h0019) && (!u33_fp_add_issued))) || ((state == 16'h001a) && (!u33_fp_add_issued))) || ((state == 16'h001b) && (!u33_fp_add_issued))) || ((state == 16'h001c) && (!u33_fp_add_issued))) || ((state == 16'h001d) && (!u33_fp_add_issued))) || ((state == 16'h001e) && (!u33_fp_add_issued)));
     assign u33_fp_add_go = (u33_fp_add_go_any0_0 || u33_fp_add_go_any0_1);
     assign u33_fp_add_a_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
-    assign u33_fp_add_a_in_sel0_0 = ((state == 16'h000f) ? w_38 : ((state == 16'h0010) ? r_45 : ((state == 16'h0011) ? r_52 : ((state == 16'h0012) ? r_60 : ((state == 16'h0013) ? r_68 : ((state == 16'h0014) ? r_76 : ((state == 16'h0015) ? r_84 : ((state == 16'h0016) ? r_92 : 32'h00000000))))))));
+    assign u33_fp_add_a_in_sel0_0 = ((state == 16'h000f) ? w_37 : ((state == 16'h0010) ? r_44 : ((state == 16'h0011) ? r_51 : ((state == 16'h0012) ? r_59 : ((state == 16'h0013) ? r_67 : ((state == 16'h0014) ? r_75 : ((state == 16'h0015) ? r_83 : ((state == 16'h0016) ? r_91 : 32'h00000000))))))));
     assign u33_fp_add_a_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
-    assign u33_fp_add_a_in_sel0_1 = ((state == 16'h0017) ? r_100 : ((state == 16'h0018) ? r_107 : ((state == 16'h0019) ? r_114 : ((state == 16'h001a) ? r_121 : ((state == 16'h001b) ? r_128 : ((state == 16'h001c) ? r_135 : ((state == 16'h001d) ? r_142 : ((state == 16'h001e) ? r_149 : 32'h00000000))))))));
+    assign u33_fp_add_a_in_sel0_1 = ((state == 16'h0017) ? r_99 : ((state == 16'h0018) ? r_106 : ((state == 16'h0019) ? r_113 : ((state == 16'h001a) ? r_120 : ((state == 16'h001b) ? r_127 : ((state == 16'h001c) ? r_134 : ((state == 16'h001d) ? r_141 : ((state == 16'h001e) ? r_148 : 32'h00000000))))))));
     assign u33_fp_add_a_in = (u33_fp_add_a_in_any0_0 ? u33_fp_add_a_in_sel0_0 : (u33_fp_add_a_in_any0_1 ? u33_fp_add_a_in_sel0_1 : 32'h00000000));
     assign u33_fp_add_b_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
-    assign u33_fp_add_b_in_sel0_0 = ((state == 16'h000f) ? r_42 : ((state == 16'h0010) ? r_49 : ((state == 16'h0011) ? r_57 : ((state == 16'h0012) ? r_65 : ((state == 16'h0013) ? r_73 : ((state == 16'h0014) ? r_81 : ((state == 16'h0015) ? r_89 : ((state == 16'h0016) ? r_97 : 32'h00000000))))))));
+    assign u33_fp_add_b_in_sel0_0 = ((state == 16'h000f) ? r_41 : ((state == 16'h0010) ? r_48 : ((state == 16'h0011) ? r_56 : ((state == 16'h0012) ? r_64 : ((state == 16'h0013) ? r_72 : ((state == 16'h0014) ? r_80 : ((state == 16'h0015) ? r_88 : ((state == 16'h0016) ? r_96 : 32'h00000000))))))));
     assign u33_fp_add_b_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
-    assign u33_fp_add_b_in_sel0_1 = ((state == 16'h0017) ? r_104 : ((state == 16'h0018) ? r_111 : ((state == 16'h0019) ? r_118 : ((state == 16'h001a) ? r_125 : ((state == 16'h001b) ? r_132 : ((state == 16'h001c) ? r_139 : ((state == 16'h001d) ? r_146 : ((state == 16'h001e) ? r_153 : 32'h00000000))))))));
+    assign u33_fp_add_b_in_sel0_1 = ((state == 16'h0017) ? r_103 : ((state == 16'h0018) ? r_110 : ((state == 16'h0019) ? r_117 : ((state == 16'h001a) ? r_124 : ((state == 16'h001b) ? r_131 : ((state == 16'h001c) ? r_138 : ((state == 16'h001d) ? r_145 : ((state == 16'h001e) ? r_152 : 32'h00000000))))))));
     assign u33_fp_add_b_in = (u33_fp_add_b_in_any0_0 ? u33_fp_add_b_in_sel0_0 : (u33_fp_add_b_in_any0_1 ? u33_fp_add_b_in_sel0_1 : 32'h00000000));
     assign u33_fp_add_sub_in_any0_0 = ((((((((state == 16'h000f) || (state == 16'h0010)) || (state == 16'h0011)) || (state == 16'h0012)) || (state == 16'h0013)) || (state == 16'h0014)) || (state == 16'h0015)) || (state == 16'h0016));
     assign u33_fp_add_sub_in_sel0_0 = ((state == 16'h000f) ? 1'h0 : ((state == 16'h0010) ? 1'h0 : ((state == 16'h0011) ? 1'h0 : ((state == 16'h0012) ? 1'h0 : ((state == 16'h0013) ? 1'h0 : ((state == 16'h0014) ? 1'h0 : ((state == 16'h0015) ? 1'h0 : ((state == 16'h0016) ? 1'h0 : 1'h0))))))));
     assign u33_fp_add_sub_in_any0_1 = ((((((((state == 16'h0017) || (state == 16'h0018)) || (state == 16'h0019)) || (state == 16'h001a)) || (state == 16'h001b)) || (state == 16'h001c)) || (state == 16'h001d)) || (state == 16'h001e));
     assign u33_fp_add_sub_in_sel0_1 = ((state == 16'h0017) ? 1'h0 : ((state == 16'h0018) ? 1'h0 : ((state == 16'h0019) ? 1'h0 : ((state == 16'h001a) ? 1'h0 : ((state == 16'h001b) ? 1'h0 : ((state == 16'h001c) ? 1'h0 : ((state == 16'h001d) ? 1'h0 : ((state == 16'h001e) ? 1'h0 : 1'h0))))))));
     assign u33_fp_add_sub_in = (u33_fp_add_sub_in_any0_0 ? u33_fp_add_sub_in_sel0_0 : (u33_fp_add_sub_in_any0_1 ? u33_fp_add_sub_in_sel0_1 : 1'h0));
-    assign go_54 = ((state == 16'h000c) && (!u34_fp_mul_issued));
-    assign go_62 = ((state == 16'h000c) && (!u35_fp_mul_issued));
-    assign go_70 = ((state == 16'h000c) && (!u36_fp_mul_issued));
-    assign go_78 = ((state == 16'h000c) && (!u37_fp_mul_issued));
-    assign go_86 = ((state == 16'h000c) && (!u38_fp_mul_issued));
-    assign go_94 = ((state == 16'h000c) && (!u39_fp_mul_issued));
-    assign go_101 = ((state == 16'h000c) && (!u40_fp_mul_issued));
-    assign go_108 = ((state == 16'h000c) && (!u41_fp_mul_issued));
-    assign go_115 = ((state == 16'h000c) && (!u42_fp_mul_issued));
-    assign go_122 = ((state == 16'h000c) && (!u43_fp_mul_issued));
-    assign go_129 = ((state == 16'h000c) && (!u44_fp_mul_issued));
-    assign go_136 = ((state == 16'h000c) && (!u45_fp_mul_issued));
-    assign go_143 = ((state == 16'h000c) && (!u46_fp_mul_issued));
-    assign go_150 = ((state == 16'h000c) && (!u47_fp_mul_issued));
-    assign probes = {((state == 16'h0021) && ((1'h1 && p1_en) && (p1_valid[0] && pw_177))), ((state == 16'h0021) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0021) && (p1_admit && p1_stall)), ((state == 16'h0021) && p1_stall), ((state == 16'h0021) && p1_admit), (state == 16'h0021)};
+    assign go_53 = ((state == 16'h000c) && (!u34_fp_mul_issued));
+    assign go_61 = ((state == 16'h000c) && (!u35_fp_mul_issued));
+    assign go_69 = ((state == 16'h000c) && (!u36_fp_mul_issued));
+    assign go_77 = ((state == 16'h000c) && (!u37_fp_mul_issued));
+    assign go_85 = ((state == 16'h000c) && (!u38_fp_mul_issued));
+    assign go_93 = ((state == 16'h000c) && (!u39_fp_mul_issued));
+    assign go_100 = ((state == 16'h000c) && (!u40_fp_mul_issued));
+    assign go_107 = ((state == 16'h000c) && (!u41_fp_mul_issued));
+    assign go_114 = ((state == 16'h000c) && (!u42_fp_mul_issued));
+    assign go_121 = ((state == 16'h000c) && (!u43_fp_mul_issued));
+    assign go_128 = ((state == 16'h000c) && (!u44_fp_mul_issued));
+    assign go_135 = ((state == 16'h000c) && (!u45_fp_mul_issued));
+    assign go_142 = ((state == 16'h000c) && (!u46_fp_mul_issued));
+    assign go_149 = ((state == 16'h000c) && (!u47_fp_mul_issued));
+    assign probes = {((state == 16'h0021) && ((1'h1 && p1_en) && (p1_valid[0] && pw_176))), ((state == 16'h0021) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0021) && (p1_admit && p1_stall)), ((state == 16'h0021) && p1_stall), ((state == 16'h0021) && p1_admit), (state == 16'h0021)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_6[63:0], w_35[63:32], q_159[63:32], p1_go, pw_198[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, p1u2_fp_mul_valid, p1u3_fp_add_valid, p1u4_fp_mul_valid, p1u5_fp_add_valid, p1u6_fp_mul_valid, p1u7_fp_add_valid, p1u8_fp_mul_valid,
-        p1u9_fp_add_valid, p1u10_fp_mul_valid, p1u11_fp_add_valid, p1u12_fp_mul_valid, p1u13_fp_add_valid, p1u14_fp_mul_valid, p1u15_fp_add_valid, p1u16_fp_mul_valid, p1u17_fp_add_valid, p1u18_fp_mul_valid, p1u19_fp_add_valid, p1u20_fp_mul_valid, p1u21_fp_add_valid, p1u22_fp_mul_valid, p1u23_fp_add_valid, p1u24_fp_mul_valid,
-        p1u25_fp_add_valid, p1u26_fp_mul_valid, p1u27_fp_add_valid, p1u28_fp_mul_valid, p1u29_fp_add_valid, p1u30_fp_mul_valid, p1u31_fp_add_valid, pq_1482[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, w_1[63:8], w_34[63:32], q_158[63:32], p1_go, pw_197[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, p1u2_fp_mul_valid, p1u3_fp_add_valid, p1u4_fp_mul_valid, p1u5_fp_add_valid, p1u6_fp_mul_valid, p1u7_fp_add_valid, p1u8_fp_mul_valid, p1u9_fp_add_valid,
+        p1u10_fp_mul_valid, p1u11_fp_add_valid, p1u12_fp_mul_valid, p1u13_fp_add_valid, p1u14_fp_mul_valid, p1u15_fp_add_valid, p1u16_fp_mul_valid, p1u17_fp_add_valid, p1u18_fp_mul_valid, p1u19_fp_add_valid, p1u20_fp_mul_valid, p1u21_fp_add_valid, p1u22_fp_mul_valid, p1u23_fp_add_valid, p1u24_fp_mul_valid, p1u25_fp_add_valid,
+        p1u26_fp_mul_valid, p1u27_fp_add_valid, p1u28_fp_mul_valid, p1u29_fp_add_valid, p1u30_fp_mul_valid, p1u31_fp_add_valid, pq_1481[63:32]};
 endmodule
 `default_nettype wire

@@ -75,32 +75,32 @@ module histogram_datapath (
     wire [63:0] pv_1;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_2;  // histogram_atomic.cl:6:6
     wire [7:0]  w_3;  // histogram_atomic.cl:6:6
-    wire        pw_4;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_4;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_5;  // histogram_atomic.cl:6:6
+    wire        pw_6;  // histogram_atomic.cl:6:6
     reg         p4_go;
-    wire [63:0] pv_5;  // histogram_atomic.cl:9:16
-    wire [63:0] w_6;  // histogram_atomic.cl:17:17
-    wire [63:0] w_7;  // histogram_atomic.cl:17:28
-    wire [7:0]  pw_8;  // histogram_atomic.cl:17:17
-    wire [7:0]  w_9;  // histogram_atomic.cl:17:17
+    wire [63:0] pv_7;  // histogram_atomic.cl:9:16
+    wire [63:0] w_8;  // histogram_atomic.cl:17:17
+    wire [63:0] w_9;  // histogram_atomic.cl:17:28
     wire [7:0]  pw_10;  // histogram_atomic.cl:17:17
-    wire [63:0] pw_11;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_54;  // histogram_atomic.cl:17:17
-    wire [63:0] pw_55;  // histogram_atomic.cl:17:28
-    wire [63:0] pwa_56;
-    wire [31:0] prd_57;  // histogram_atomic.cl:17:28
-    wire [63:0] pw_58;  // histogram_atomic.cl:17:17
-    wire [31:0] pld_59;  // histogram_atomic.cl:17:5
-    wire [31:0] pw_60;  // histogram_atomic.cl:17:5
-    wire [63:0] pw_61;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_105;  // histogram_atomic.cl:17:17
-    wire [63:0] pw_106;  // histogram_atomic.cl:17:17
-    wire [63:0] pv_107;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_108;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_109;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_11;  // histogram_atomic.cl:17:17
+    wire [7:0]  pw_12;  // histogram_atomic.cl:17:17
+    wire [63:0] pw_13;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_56;  // histogram_atomic.cl:17:17
+    wire [63:0] pw_57;  // histogram_atomic.cl:17:28
+    wire [63:0] pwa_58;
+    wire [31:0] prd_59;  // histogram_atomic.cl:17:28
+    wire [63:0] pw_60;  // histogram_atomic.cl:17:17
+    wire [31:0] pld_61;  // histogram_atomic.cl:17:5
+    wire [31:0] pw_62;  // histogram_atomic.cl:17:5
+    wire [63:0] pw_63;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_107;  // histogram_atomic.cl:17:17
+    wire [63:0] pw_108;  // histogram_atomic.cl:17:17
+    wire [63:0] pv_109;  // histogram_atomic.cl:6:6
     wire [7:0]  pw_110;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_111;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_12;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_13;  // histogram_atomic.cl:17:17
+    wire [7:0]  w_111;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_112;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_113;  // histogram_atomic.cl:6:6
     reg  [63:0] pq_14;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_15;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_16;  // histogram_atomic.cl:17:17
@@ -141,8 +141,8 @@ module histogram_datapath (
     reg  [63:0] pq_51;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_52;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_53;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_62;  // histogram_atomic.cl:17:17
-    reg  [63:0] pq_63;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_54;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_55;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_64;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_65;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_66;  // histogram_atomic.cl:17:17
@@ -184,87 +184,87 @@ module histogram_datapath (
     reg  [63:0] pq_102;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_103;  // histogram_atomic.cl:17:17
     reg  [63:0] pq_104;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_105;  // histogram_atomic.cl:17:17
+    reg  [63:0] pq_106;  // histogram_atomic.cl:17:17
     reg  [6:0]  p4_drain;
-    wire [63:0] w_112;  // histogram_atomic.cl:6:6
-    wire        w_113;  // histogram_atomic.cl:13:5
-    reg         q_114;  // histogram_atomic.cl:13:5
+    wire [63:0] w_114;  // histogram_atomic.cl:6:6
+    wire        w_115;  // histogram_atomic.cl:13:5
+    reg         q_116;  // histogram_atomic.cl:13:5
     reg  [23:0] p3_valid;  // histogram_atomic.cl:6:6
     reg         p3_admit;
     reg         p3_slot;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_115;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_116;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_117;  // histogram_atomic.cl:6:6
-    wire        pw_118;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_117;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_118;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_119;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_120;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_121;  // histogram_atomic.cl:6:6
+    wire        pw_122;  // histogram_atomic.cl:6:6
     reg         p3_go;
-    wire [63:0] w_119;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_120;  // histogram_atomic.cl:6:6
-    wire [63:0] w_121;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_122;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_123;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_124;
-    wire [31:0] prd_125;  // histogram_atomic.cl:6:6
-    wire [63:0] w_126;  // histogram_atomic.cl:6:6
+    wire [63:0] w_123;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_124;  // histogram_atomic.cl:6:6
+    wire [63:0] w_125;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_126;  // histogram_atomic.cl:6:6
     wire [63:0] pw_127;  // histogram_atomic.cl:6:6
     wire [63:0] pwa_128;
-    wire        prd_129;  // histogram_atomic.cl:6:6
-    wire [63:0] w_130;  // histogram_atomic.cl:14:21
-    wire [63:0] w_131;  // histogram_atomic.cl:14:32
-    wire [63:0] pw_132;  // histogram_atomic.cl:14:32
-    wire [63:0] pw_133;  // histogram_atomic.cl:14:32
-    reg         pq_155;  // histogram_atomic.cl:6:6
-    wire [7:0]  pld_156;  // histogram_atomic.cl:14:32
-    wire [7:0]  w_157;  // histogram_atomic.cl:14:21
-    wire [7:0]  pw_158;  // histogram_atomic.cl:14:21
-    wire [7:0]  w_159;  // histogram_atomic.cl:14:21
-    wire [7:0]  pw_160;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_161;  // histogram_atomic.cl:14:21
-    wire [63:0] pw_162;  // histogram_atomic.cl:14:21
-    wire [63:0] pwa_163;
-    wire [31:0] prd_164;  // histogram_atomic.cl:14:9
-    wire [31:0] w_165;  // histogram_atomic.cl:14:9
-    wire [31:0] pw_166;  // histogram_atomic.cl:14:9
-    reg  [63:0] pq_167;  // histogram_atomic.cl:14:21
-    reg         pq_168;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_169;
-    wire [31:0] w_170;  // histogram_atomic.cl:13:49
-    wire [63:0] w_171;  // histogram_atomic.cl:13:49
-    wire [31:0] pw_172;  // histogram_atomic.cl:13:44
-    wire [31:0] w_173;  // histogram_atomic.cl:13:44
-    wire [31:0] pw_174;  // histogram_atomic.cl:13:44
-    wire [31:0] pw_175;  // histogram_atomic.cl:13:44
-    wire [31:0] pm_176;  // histogram_atomic.cl:13:44
-    wire [31:0] w_177;  // histogram_atomic.cl:13:41
-    wire        pw_178;  // histogram_atomic.cl:13:37
-    wire        pm_179;  // histogram_atomic.cl:13:5
-    wire        pv_180;  // histogram_atomic.cl:13:5
-    wire [63:0] pv_181;  // histogram_atomic.cl:13:5
-    reg  [63:0] pq_182;  // histogram_atomic.cl:13:5
-    wire [7:0]  pw_183;  // histogram_atomic.cl:13:5
-    wire [7:0]  w_184;  // histogram_atomic.cl:13:5
-    wire        pw_185;  // histogram_atomic.cl:13:5
-    reg         pq_186;  // histogram_atomic.cl:13:5
-    wire        pw_187;  // histogram_atomic.cl:13:5
-    wire        pw_188;  // histogram_atomic.cl:13:5
-    wire [63:0] w_189;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_190;  // histogram_atomic.cl:6:6
-    wire [63:0] w_191;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_192;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_193;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_194;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_195;
-    wire [63:0] w_196;  // histogram_atomic.cl:6:6
+    wire [31:0] prd_129;  // histogram_atomic.cl:6:6
+    wire [63:0] w_130;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_131;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_132;
+    wire        prd_133;  // histogram_atomic.cl:6:6
+    wire [63:0] w_134;  // histogram_atomic.cl:14:21
+    wire [63:0] w_135;  // histogram_atomic.cl:14:32
+    wire [63:0] pw_136;  // histogram_atomic.cl:14:32
+    wire [63:0] pw_137;  // histogram_atomic.cl:14:32
+    reg         pq_159;  // histogram_atomic.cl:6:6
+    wire [7:0]  pld_160;  // histogram_atomic.cl:14:32
+    wire [7:0]  w_161;  // histogram_atomic.cl:14:21
+    wire [7:0]  pw_162;  // histogram_atomic.cl:14:21
+    wire [7:0]  w_163;  // histogram_atomic.cl:14:21
+    wire [7:0]  pw_164;  // histogram_atomic.cl:14:21
+    wire [63:0] pw_165;  // histogram_atomic.cl:14:21
+    wire [63:0] pw_166;  // histogram_atomic.cl:14:21
+    wire [63:0] pwa_167;
+    wire [31:0] prd_168;  // histogram_atomic.cl:14:9
+    wire [31:0] w_169;  // histogram_atomic.cl:14:9
+    wire [31:0] pw_170;  // histogram_atomic.cl:14:9
+    reg  [63:0] pq_171;  // histogram_atomic.cl:14:21
+    reg         pq_172;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_173;
+    wire [31:0] w_174;  // histogram_atomic.cl:13:49
+    wire [63:0] w_175;  // histogram_atomic.cl:13:49
+    wire [31:0] pw_176;  // histogram_atomic.cl:13:44
+    wire [31:0] w_177;  // histogram_atomic.cl:13:44
+    wire [31:0] pw_178;  // histogram_atomic.cl:13:44
+    wire [31:0] pw_179;  // histogram_atomic.cl:13:44
+    wire [31:0] pm_180;  // histogram_atomic.cl:13:44
+    wire [31:0] w_181;  // histogram_atomic.cl:13:41
+    wire        pw_182;  // histogram_atomic.cl:13:37
+    wire        pm_183;  // histogram_atomic.cl:13:5
+    wire        pv_184;  // histogram_atomic.cl:13:5
+    wire [63:0] pv_185;  // histogram_atomic.cl:13:5
+    reg  [63:0] pq_186;  // histogram_atomic.cl:13:5
+    wire [7:0]  pw_187;  // histogram_atomic.cl:13:5
+    wire [7:0]  w_188;  // histogram_atomic.cl:13:5
+    wire        pw_189;  // histogram_atomic.cl:13:5
+    reg         pq_190;  // histogram_atomic.cl:13:5
+    wire        pw_191;  // histogram_atomic.cl:13:5
+    wire        pw_192;  // histogram_atomic.cl:13:5
+    wire [63:0] w_193;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_194;  // histogram_atomic.cl:6:6
+    wire [63:0] w_195;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_196;  // histogram_atomic.cl:6:6
     wire [63:0] pw_197;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_198;
-    wire [7:0]  pw_199;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_200;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_201;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_202;  // histogram_atomic.cl:6:6
-    reg         pq_134;  // histogram_atomic.cl:6:6
-    reg         pq_135;  // histogram_atomic.cl:6:6
-    reg         pq_136;  // histogram_atomic.cl:6:6
-    reg         pq_137;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_198;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_199;
+    wire [63:0] w_200;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_201;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_202;
+    wire [7:0]  pw_203;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_204;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_205;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_206;  // histogram_atomic.cl:6:6
     reg         pq_138;  // histogram_atomic.cl:6:6
     reg         pq_139;  // histogram_atomic.cl:6:6
     reg         pq_140;  // histogram_atomic.cl:6:6
@@ -282,86 +282,94 @@ module histogram_datapath (
     reg         pq_152;  // histogram_atomic.cl:6:6
     reg         pq_153;  // histogram_atomic.cl:6:6
     reg         pq_154;  // histogram_atomic.cl:6:6
+    reg         pq_155;  // histogram_atomic.cl:6:6
+    reg         pq_156;  // histogram_atomic.cl:6:6
+    reg         pq_157;  // histogram_atomic.cl:6:6
+    reg         pq_158;  // histogram_atomic.cl:6:6
     reg  [4:0]  p3_drain;
-    wire [63:0] w_203;  // histogram_atomic.cl:6:6
+    wire [63:0] w_207;  // histogram_atomic.cl:6:6
     reg  [2:0]  p1_valid;  // histogram_atomic.cl:6:6
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_204;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_205;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_206;  // histogram_atomic.cl:6:6
-    wire        pw_207;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_208;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_209;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_210;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_211;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_212;  // histogram_atomic.cl:6:6
+    wire        pw_213;  // histogram_atomic.cl:6:6
     reg         p1_go;
-    wire [63:0] w_208;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_209;  // histogram_atomic.cl:6:6
-    wire [63:0] w_210;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_211;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_212;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_213;
-    wire [31:0] prd_214;  // histogram_atomic.cl:6:6
-    wire [63:0] w_215;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_216;  // histogram_atomic.cl:6:6
-    wire [63:0] pwa_217;
-    wire        prd_218;  // histogram_atomic.cl:6:6
-    wire [31:0] w_219;  // histogram_atomic.cl:13:19
-    wire [63:0] w_220;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_221;  // histogram_atomic.cl:13:19
-    wire [31:0] w_222;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_223;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_224;  // histogram_atomic.cl:13:19
-    wire [31:0] pw_225;  // histogram_atomic.cl:13:19
-    wire [31:0] w_226;  // histogram_atomic.cl:13:41
-    wire        pw_227;  // histogram_atomic.cl:13:37
-    wire        pv_228;  // histogram_atomic.cl:13:5
-    wire [7:0]  pw_229;  // histogram_atomic.cl:13:5
-    wire [7:0]  w_230;  // histogram_atomic.cl:13:5
-    wire        pw_231;  // histogram_atomic.cl:13:5
-    wire        pw_232;  // histogram_atomic.cl:13:5
-    wire        pw_233;  // histogram_atomic.cl:13:5
-    wire [63:0] w_234;  // histogram_atomic.cl:6:6
-    wire [63:0] pv_235;  // histogram_atomic.cl:6:6
-    wire [63:0] w_236;  // histogram_atomic.cl:6:6
-    reg  [63:0] pq_237;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_238;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_239;  // histogram_atomic.cl:6:6
-    reg  [31:0] pq_240;  // histogram_atomic.cl:13:19
-    wire [63:0] pwa_241;
+    wire [63:0] w_214;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_215;  // histogram_atomic.cl:6:6
+    wire [63:0] w_216;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_217;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_218;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_219;
+    wire [31:0] prd_220;  // histogram_atomic.cl:6:6
+    wire [63:0] w_221;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_222;  // histogram_atomic.cl:6:6
+    wire [63:0] pwa_223;
+    wire        prd_224;  // histogram_atomic.cl:6:6
+    wire [31:0] w_225;  // histogram_atomic.cl:13:19
+    wire [63:0] w_226;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_227;  // histogram_atomic.cl:13:19
+    wire [31:0] w_228;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_229;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_230;  // histogram_atomic.cl:13:19
+    wire [31:0] pw_231;  // histogram_atomic.cl:13:19
+    wire [31:0] w_232;  // histogram_atomic.cl:13:41
+    wire        pw_233;  // histogram_atomic.cl:13:37
+    wire        pv_234;  // histogram_atomic.cl:13:5
+    wire [7:0]  pw_235;  // histogram_atomic.cl:13:5
+    wire [7:0]  w_236;  // histogram_atomic.cl:13:5
+    wire        pw_237;  // histogram_atomic.cl:13:5
+    wire        pw_238;  // histogram_atomic.cl:13:5
+    wire        pw_239;  // histogram_atomic.cl:13:5
+    wire [63:0] w_240;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_241;  // histogram_atomic.cl:6:6
     wire [63:0] w_242;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_243;  // histogram_atomic.cl:6:6
-    reg         pq_244;  // histogram_atomic.cl:13:37
-    wire [63:0] pwa_245;
-    wire [7:0]  pw_246;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_247;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_248;  // histogram_atomic.cl:6:6
+    reg  [63:0] pq_243;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_244;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_245;  // histogram_atomic.cl:6:6
+    reg  [31:0] pq_246;  // histogram_atomic.cl:13:19
+    wire [63:0] pwa_247;
+    wire [63:0] w_248;  // histogram_atomic.cl:6:6
     wire [63:0] pw_249;  // histogram_atomic.cl:6:6
+    reg         pq_250;  // histogram_atomic.cl:13:37
+    wire [63:0] pwa_251;
+    wire [7:0]  pw_252;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_253;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_254;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_255;  // histogram_atomic.cl:6:6
     reg  [1:0]  p1_drain;
-    wire [63:0] w_250;  // histogram_atomic.cl:6:6
+    wire [63:0] w_256;  // histogram_atomic.cl:6:6
     reg  [1:0]  p0_valid;  // histogram_atomic.cl:6:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_251;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_252;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_253;  // histogram_atomic.cl:6:6
-    wire        pw_254;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_257;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_258;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_259;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_260;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_261;  // histogram_atomic.cl:6:6
+    wire        pw_262;  // histogram_atomic.cl:6:6
     reg         p0_go;
-    wire [63:0] pv_255;  // histogram_atomic.cl:9:16
-    wire [63:0] w_256;  // histogram_atomic.cl:10:5
-    wire [7:0]  pw_257;  // histogram_atomic.cl:10:5
-    wire [7:0]  w_258;  // histogram_atomic.cl:10:5
-    wire [7:0]  pw_259;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_260;  // histogram_atomic.cl:10:5
-    wire [63:0] pw_261;  // histogram_atomic.cl:10:5
-    wire [31:0] w_262;  // histogram_atomic.cl:9:29
-    wire [63:0] pwa_263;
-    wire [63:0] pv_264;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_265;  // histogram_atomic.cl:6:6
-    wire [7:0]  w_266;  // histogram_atomic.cl:6:6
-    wire [7:0]  pw_267;  // histogram_atomic.cl:6:6
-    wire [63:0] pw_268;  // histogram_atomic.cl:6:6
+    wire [63:0] pv_263;  // histogram_atomic.cl:9:16
+    wire [63:0] w_264;  // histogram_atomic.cl:10:5
+    wire [7:0]  pw_265;  // histogram_atomic.cl:10:5
+    wire [7:0]  w_266;  // histogram_atomic.cl:10:5
+    wire [7:0]  pw_267;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_268;  // histogram_atomic.cl:10:5
+    wire [63:0] pw_269;  // histogram_atomic.cl:10:5
+    wire [31:0] w_270;  // histogram_atomic.cl:9:29
+    wire [63:0] pwa_271;
+    wire [63:0] pv_272;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_273;  // histogram_atomic.cl:6:6
+    wire [7:0]  w_274;  // histogram_atomic.cl:6:6
+    wire [7:0]  pw_275;  // histogram_atomic.cl:6:6
+    wire [63:0] pw_276;  // histogram_atomic.cl:6:6
     reg         p0_drain;
-    wire [63:0] w_269;  // histogram_atomic.cl:6:6
+    wire [63:0] w_277;  // histogram_atomic.cl:6:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_lid = 32'h00000000;
@@ -413,162 +421,170 @@ module histogram_datapath (
     assign p4_en = (!p4_stall);
     assign pv_1 = v4_lid_x;
     assign pw_2 = pv_1[7:0];
-    assign w_3 = 8'h40;
-    assign pw_4 = (pw_2 < w_3);
-    assign pv_5 = v4_lid_x;
-    assign w_6 = {32'h00000000, hist_base};
-    assign w_7 = 64'h0000000000000000;
-    assign pw_8 = pv_5[7:0];
-    assign w_9 = 8'h04;
-    assign pw_10 = $unsigned($signed(pw_8) * $signed(w_9));
-    assign pw_11 = {56'h00000000000000, pw_10[7:0]};
-    assign pw_55 = (w_7 + pq_54);
-    assign pwa_56 = (pw_55 >> 64'h0000000000000002);
-    assign prd_57 = obj0_local_hist_rdata[31:0];
-    assign pw_58 = (w_6 + pw_11);
-    assign pld_59 = hist_ld_resp_data;
-    assign pw_60 = (pld_59 + prd_57);
-    assign pw_61 = {56'h00000000000000, pw_10[7:0]};
-    assign pw_106 = (w_6 + pq_105);
-    assign pv_107 = v4_lid_x;
-    assign pw_108 = pv_107[7:0];
-    assign w_109 = 8'h01;
-    assign pw_110 = (pw_108 + w_109);
-    assign pw_111 = {56'h00000000000000, pw_110[7:0]};
-    assign p4_stall = (((((p4_valid[0] && 1'h1) && pw_4) && (!hist_ld_req_ready)) || ((p4_valid[44] && 1'h1) && (!hist_ld_resp_valid))) || ((p4_valid[44] && 1'h1) && (!hist_st_req_ready)));
-    assign w_112 = 64'h0000000000000000;
-    assign w_113 = v3_any_active;
+    assign w_3 = 8'h06;
+    assign pw_4 = (pw_2 >> w_3);
+    assign w_5 = 8'h00;
+    assign pw_6 = (pw_4 == w_5);
+    assign pv_7 = v4_lid_x;
+    assign w_8 = {32'h00000000, hist_base};
+    assign w_9 = 64'h0000000000000000;
+    assign pw_10 = pv_7[7:0];
+    assign w_11 = 8'h04;
+    assign pw_12 = $unsigned($signed(pw_10) * $signed(w_11));
+    assign pw_13 = {56'h00000000000000, pw_12[7:0]};
+    assign pw_57 = (w_9 + pq_56);
+    assign pwa_58 = (pw_57 >> 64'h0000000000000002);
+    assign prd_59 = obj0_local_hist_rdata[31:0];
+    assign pw_60 = (w_8 + pw_13);
+    assign pld_61 = hist_ld_resp_data;
+    assign pw_62 = (pld_61 + prd_59);
+    assign pw_63 = {56'h00000000000000, pw_12[7:0]};
+    assign pw_108 = (w_8 + pq_107);
+    assign pv_109 = v4_lid_x;
+    assign pw_110 = pv_109[7:0];
+    assign w_111 = 8'h01;
+    assign pw_112 = (pw_110 + w_111);
+    assign pw_113 = {56'h00000000000000, pw_112[7:0]};
+    assign p4_stall = (((((p4_valid[0] && 1'h1) && pw_6) && (!hist_ld_req_ready)) || ((p4_valid[44] && 1'h1) && (!hist_ld_resp_valid))) || ((p4_valid[44] && 1'h1) && (!hist_st_req_ready)));
+    assign w_114 = 64'h0000000000000000;
+    assign w_115 = v3_any_active;
     assign p3_en = (!p3_stall);
-    assign pv_115 = v4_lid_x;
-    assign pw_116 = pv_115[7:0];
-    assign w_117 = 8'h40;
-    assign pw_118 = (pw_116 < w_117);
-    assign w_119 = 64'h0000000000000000;
-    assign pv_120 = v4_lid_x;
-    assign w_121 = 64'h0000000000000004;
-    assign pw_122 = $unsigned($signed(pv_120) * $signed(w_121));
-    assign pw_123 = (w_119 + pw_122);
-    assign pwa_124 = (pw_123 >> 64'h0000000000000002);
-    assign prd_125 = obj1_wi_i_rdata[31:0];
-    assign w_126 = 64'h0000000000000000;
-    assign pw_127 = (w_126 + pv_120);
-    assign pwa_128 = (pw_127 >> 64'h0000000000000000);
-    assign prd_129 = obj2_wi__active_rdata[0];
+    assign pv_117 = v4_lid_x;
+    assign pw_118 = pv_117[7:0];
+    assign w_119 = 8'h06;
+    assign pw_120 = (pw_118 >> w_119);
+    assign w_121 = 8'h00;
+    assign pw_122 = (pw_120 == w_121);
+    assign w_123 = 64'h0000000000000000;
+    assign pv_124 = v4_lid_x;
+    assign w_125 = 64'h0000000000000004;
+    assign pw_126 = $unsigned($signed(pv_124) * $signed(w_125));
+    assign pw_127 = (w_123 + pw_126);
+    assign pwa_128 = (pw_127 >> 64'h0000000000000002);
+    assign prd_129 = obj1_wi_i_rdata[31:0];
     assign w_130 = 64'h0000000000000000;
-    assign w_131 = {32'h00000000, data_base};
-    assign pw_132 = {32'h00000000, prd_125[31:0]};
-    assign pw_133 = (w_131 + pw_132);
-    assign pld_156 = data_ld_resp_data;
-    assign w_157 = 8'h3f;
-    assign pw_158 = {2'h0, (pld_156[5:0] & 6'h3f)};
-    assign w_159 = 8'h04;
-    assign pw_160 = $unsigned($signed(pw_158) * $signed(w_159));
-    assign pw_161 = {56'h00000000000000, pw_160[7:0]};
-    assign pw_162 = (w_130 + pw_161);
-    assign pwa_163 = (pw_162 >> 64'h0000000000000002);
-    assign prd_164 = obj0_local_hist_rdata[31:0];
-    assign w_165 = 32'h00000001;
-    assign pw_166 = (prd_164 + w_165);
-    assign pwa_169 = (pq_167 >> 64'h0000000000000002);
-    assign w_170 = 32'h00000000;
-    assign w_171 = {32'h00000000, ngroups_0};
-    assign pw_172 = w_171[31:0];
-    assign w_173 = 32'h00000040;
-    assign pw_174 = $unsigned($signed(pw_172) * $signed(w_173));
-    assign pw_175 = (prd_125 + pw_174);
-    assign pm_176 = ((1'h1 && prd_129) ? pw_175 : prd_125);
-    assign w_177 = arg_n;
-    assign pw_178 = (pw_175 < w_177);
-    assign pm_179 = ((1'h1 && prd_129) ? pw_178 : prd_129);
-    assign pv_180 = v3_any_active;
-    assign pv_181 = v4_lid_x;
-    assign pw_183 = pq_182[7:0];
-    assign w_184 = 8'h00;
-    assign pw_185 = (pw_183 == w_184);
-    assign pw_187 = (pm_179 | pq_186);
-    assign pw_188 = (pw_185 ? pm_179 : pw_187);
-    assign w_189 = 64'h0000000000000000;
-    assign pv_190 = v4_lid_x;
-    assign w_191 = 64'h0000000000000004;
-    assign pw_193 = $unsigned($signed(pq_192) * $signed(w_191));
-    assign pw_194 = (w_189 + pw_193);
-    assign pwa_195 = (pw_194 >> 64'h0000000000000002);
-    assign w_196 = 64'h0000000000000000;
-    assign pw_197 = (w_196 + pq_192);
-    assign pwa_198 = (pw_197 >> 64'h0000000000000000);
-    assign pw_199 = pv_190[7:0];
-    assign w_200 = 8'h01;
-    assign pw_201 = (pw_199 + w_200);
-    assign pw_202 = {56'h00000000000000, pw_201[7:0]};
-    assign p3_stall = (((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_129)) && (!data_ld_req_ready)) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_155)) && (!data_ld_resp_valid)));
-    assign w_203 = 64'h0000000000000000;
+    assign pw_131 = (w_130 + pv_124);
+    assign pwa_132 = (pw_131 >> 64'h0000000000000000);
+    assign prd_133 = obj2_wi__active_rdata[0];
+    assign w_134 = 64'h0000000000000000;
+    assign w_135 = {32'h00000000, data_base};
+    assign pw_136 = {32'h00000000, prd_129[31:0]};
+    assign pw_137 = (w_135 + pw_136);
+    assign pld_160 = data_ld_resp_data;
+    assign w_161 = 8'h3f;
+    assign pw_162 = {2'h0, (pld_160[5:0] & 6'h3f)};
+    assign w_163 = 8'h04;
+    assign pw_164 = $unsigned($signed(pw_162) * $signed(w_163));
+    assign pw_165 = {56'h00000000000000, pw_164[7:0]};
+    assign pw_166 = (w_134 + pw_165);
+    assign pwa_167 = (pw_166 >> 64'h0000000000000002);
+    assign prd_168 = obj0_local_hist_rdata[31:0];
+    assign w_169 = 32'h00000001;
+    assign pw_170 = (prd_168 + w_169);
+    assign pwa_173 = (pq_171 >> 64'h0000000000000002);
+    assign w_174 = 32'h00000000;
+    assign w_175 = {32'h00000000, ngroups_0};
+    assign pw_176 = w_175[31:0];
+    assign w_177 = 32'h00000040;
+    assign pw_178 = $unsigned($signed(pw_176) * $signed(w_177));
+    assign pw_179 = (prd_129 + pw_178);
+    assign pm_180 = ((1'h1 && prd_133) ? pw_179 : prd_129);
+    assign w_181 = arg_n;
+    assign pw_182 = (pw_179 < w_181);
+    assign pm_183 = ((1'h1 && prd_133) ? pw_182 : prd_133);
+    assign pv_184 = v3_any_active;
+    assign pv_185 = v4_lid_x;
+    assign pw_187 = pq_186[7:0];
+    assign w_188 = 8'h00;
+    assign pw_189 = (pw_187 == w_188);
+    assign pw_191 = (pm_183 | pq_190);
+    assign pw_192 = (pw_189 ? pm_183 : pw_191);
+    assign w_193 = 64'h0000000000000000;
+    assign pv_194 = v4_lid_x;
+    assign w_195 = 64'h0000000000000004;
+    assign pw_197 = $unsigned($signed(pq_196) * $signed(w_195));
+    assign pw_198 = (w_193 + pw_197);
+    assign pwa_199 = (pw_198 >> 64'h0000000000000002);
+    assign w_200 = 64'h0000000000000000;
+    assign pw_201 = (w_200 + pq_196);
+    assign pwa_202 = (pw_201 >> 64'h0000000000000000);
+    assign pw_203 = pv_194[7:0];
+    assign w_204 = 8'h01;
+    assign pw_205 = (pw_203 + w_204);
+    assign pw_206 = {56'h00000000000000, pw_205[7:0]};
+    assign p3_stall = (((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_133)) && (!data_ld_req_ready)) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_159)) && (!data_ld_resp_valid)));
+    assign w_207 = 64'h0000000000000000;
     assign p1_en = (!p1_stall);
-    assign pv_204 = v4_lid_x;
-    assign pw_205 = pv_204[7:0];
-    assign w_206 = 8'h40;
-    assign pw_207 = (pw_205 < w_206);
-    assign w_208 = 64'h0000000000000000;
-    assign pv_209 = v4_lid_x;
-    assign w_210 = 64'h0000000000000004;
-    assign pw_211 = $unsigned($signed(pv_209) * $signed(w_210));
-    assign pw_212 = (w_208 + pw_211);
-    assign pwa_213 = (pw_212 >> 64'h0000000000000002);
-    assign prd_214 = obj1_wi_i_rdata[31:0];
-    assign w_215 = 64'h0000000000000000;
-    assign pw_216 = (w_215 + pv_209);
-    assign pwa_217 = (pw_216 >> 64'h0000000000000000);
-    assign prd_218 = obj2_wi__active_rdata[0];
-    assign w_219 = 32'h00000000;
-    assign w_220 = {32'h00000000, group_0};
-    assign pw_221 = w_220[31:0];
-    assign w_222 = 32'h00000040;
-    assign pw_223 = $unsigned($signed(pw_221) * $signed(w_222));
-    assign pw_224 = pv_209[31:0];
-    assign pw_225 = (pw_223 | pw_224);
-    assign w_226 = arg_n;
-    assign pw_227 = (pw_225 < w_226);
-    assign pv_228 = v3_any_active;
-    assign pw_229 = pv_209[7:0];
-    assign w_230 = 8'h00;
-    assign pw_231 = (pw_229 == w_230);
-    assign pw_232 = (pw_227 | pv_228);
-    assign pw_233 = (pw_231 ? pw_227 : pw_232);
-    assign w_234 = 64'h0000000000000000;
-    assign pv_235 = v4_lid_x;
-    assign w_236 = 64'h0000000000000004;
-    assign pw_238 = $unsigned($signed(pq_237) * $signed(w_236));
-    assign pw_239 = (w_234 + pw_238);
-    assign pwa_241 = (pw_239 >> 64'h0000000000000002);
-    assign w_242 = 64'h0000000000000000;
-    assign pw_243 = (w_242 + pq_237);
-    assign pwa_245 = (pw_243 >> 64'h0000000000000000);
-    assign pw_246 = pv_235[7:0];
-    assign w_247 = 8'h01;
-    assign pw_248 = (pw_246 + w_247);
-    assign pw_249 = {56'h00000000000000, pw_248[7:0]};
+    assign pv_208 = v4_lid_x;
+    assign pw_209 = pv_208[7:0];
+    assign w_210 = 8'h06;
+    assign pw_211 = (pw_209 >> w_210);
+    assign w_212 = 8'h00;
+    assign pw_213 = (pw_211 == w_212);
+    assign w_214 = 64'h0000000000000000;
+    assign pv_215 = v4_lid_x;
+    assign w_216 = 64'h0000000000000004;
+    assign pw_217 = $unsigned($signed(pv_215) * $signed(w_216));
+    assign pw_218 = (w_214 + pw_217);
+    assign pwa_219 = (pw_218 >> 64'h0000000000000002);
+    assign prd_220 = obj1_wi_i_rdata[31:0];
+    assign w_221 = 64'h0000000000000000;
+    assign pw_222 = (w_221 + pv_215);
+    assign pwa_223 = (pw_222 >> 64'h0000000000000000);
+    assign prd_224 = obj2_wi__active_rdata[0];
+    assign w_225 = 32'h00000000;
+    assign w_226 = {32'h00000000, group_0};
+    assign pw_227 = w_226[31:0];
+    assign w_228 = 32'h00000040;
+    assign pw_229 = $unsigned($signed(pw_227) * $signed(w_228));
+    assign pw_230 = pv_215[31:0];
+    assign pw_231 = (pw_229 | pw_230);
+    assign w_232 = arg_n;
+    assign pw_233 = (pw_231 < w_232);
+    assign pv_234 = v3_any_active;
+    assign pw_235 = pv_215[7:0];
+    assign w_236 = 8'h00;
+    assign pw_237 = (pw_235 == w_236);
+    assign pw_238 = (pw_233 | pv_234);
+    assign pw_239 = (pw_237 ? pw_233 : pw_238);
+    assign w_240 = 64'h0000000000000000;
+    assign pv_241 = v4_lid_x;
+    assign w_242 = 64'h0000000000000004;
+    assign pw_244 = $unsigned($signed(pq_243) * $signed(w_242));
+    assign pw_245 = (w_240 + pw_244);
+    assign pwa_247 = (pw_245 >> 64'h0000000000000002);
+    assign w_248 = 64'h0000000000000000;
+    assign pw_249 = (w_248 + pq_243);
+    assign pwa_251 = (pw_249 >> 64'h0000000000000000);
+    assign pw_252 = pv_241[7:0];
+    assign w_253 = 8'h01;
+    assign pw_254 = (pw_252 + w_253);
+    assign pw_255 = {56'h00000000000000, pw_254[7:0]};
     assign p1_stall = 1'h0;
-    assign w_250 = 64'h0000000000000000;
-    assign p0_en = (!p0_stall);
-    assign pv_251 = v4_lid_x;
-    assign pw_252 = pv_251[7:0];
-    assign w_253 = 8'h40;
-    assign pw_254 = (pw_252 < w_253);
-    assign pv_255 = v4_lid_x;
     assign w_256 = 64'h0000000000000000;
-    assign pw_257 = pv_255[7:0];
-    assign w_258 = 8'h04;
-    assign pw_259 = $unsigned($signed(pw_257) * $signed(w_258));
-    assign pw_260 = {56'h00000000000000, pw_259[7:0]};
-    assign pw_261 = (w_256 + pw_260);
-    assign w_262 = 32'h00000000;
-    assign pwa_263 = (pw_261 >> 64'h0000000000000002);
-    assign pv_264 = v4_lid_x;
-    assign pw_265 = pv_264[7:0];
-    assign w_266 = 8'h01;
-    assign pw_267 = (pw_265 + w_266);
+    assign p0_en = (!p0_stall);
+    assign pv_257 = v4_lid_x;
+    assign pw_258 = pv_257[7:0];
+    assign w_259 = 8'h06;
+    assign pw_260 = (pw_258 >> w_259);
+    assign w_261 = 8'h00;
+    assign pw_262 = (pw_260 == w_261);
+    assign pv_263 = v4_lid_x;
+    assign w_264 = 64'h0000000000000000;
+    assign pw_265 = pv_263[7:0];
+    assign w_266 = 8'h04;
+    assign pw_267 = $unsigned($signed(pw_265) * $signed(w_266));
     assign pw_268 = {56'h00000000000000, pw_267[7:0]};
+    assign pw_269 = (w_264 + pw_268);
+    assign w_270 = 32'h00000000;
+    assign pwa_271 = (pw_269 >> 64'h0000000000000002);
+    assign pv_272 = v4_lid_x;
+    assign pw_273 = pv_272[7:0];
+    assign w_274 = 8'h01;
+    assign pw_275 = (pw_273 + w_274);
+    assign pw_276 = {56'h00000000000000, pw_275[7:0]};
     assign p0_stall = 1'h0;
-    assign w_269 = 64'h0000000000000000;
+    assign w_277 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -616,11 +632,9 @@ module histogram_datapath (
             if (((state == 16'h0003) && 1'h1)) p4_valid <= (p4_valid | 89'h00000000000000000000001);  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_x <= pw_111;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_12 <= pw_11;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_13 <= pq_12;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_14 <= pq_13;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_6;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_6) && p4_en))) v4_lid_x <= pw_113;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_14 <= pw_13;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_15 <= pq_14;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_16 <= pq_15;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_17 <= pq_16;  // histogram_atomic.cl:6:6
@@ -661,9 +675,9 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_52 <= pq_51;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_53 <= pq_52;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_54 <= pq_53;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_62 <= pw_61;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pq_62;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_64 <= pq_63;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_55 <= pq_54;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_56 <= pq_55;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_64 <= pw_63;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_65 <= pq_64;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_66 <= pq_65;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_67 <= pq_66;  // histogram_atomic.cl:6:6
@@ -705,31 +719,29 @@ module histogram_datapath (
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_103 <= pq_102;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_104 <= pq_103;  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_105 <= pq_104;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[87], p4_valid[86], p4_valid[85], p4_valid[84], p4_valid[83], p4_valid[82], p4_valid[81], p4_valid[80], p4_valid[79], p4_valid[78], p4_valid[77], p4_valid[76], p4_valid[75], p4_valid[74], p4_valid[73], p4_valid[72], p4_valid[71], p4_valid[70], p4_valid[69], p4_valid[68], p4_valid[67], p4_valid[66], p4_valid[65], p4_valid[64], p4_valid[63], p4_valid[62], p4_valid[61], p4_valid[60], p4_valid[59], p4_valid[58], p4_valid[57], p4_valid[56], p4_valid[55], p4_valid[54], p4_valid[53], p4_valid[52], p4_valid[51], p4_valid[50], p4_valid[49], p4_valid[48], p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_4) ? 7'h58 : ((p4_drain == 7'h00) ? 7'h00 : (p4_drain - 7'h01)));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_106 <= pq_105;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_107 <= pq_106;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[87], p4_valid[86], p4_valid[85], p4_valid[84], p4_valid[83], p4_valid[82], p4_valid[81], p4_valid[80], p4_valid[79], p4_valid[78], p4_valid[77], p4_valid[76], p4_valid[75], p4_valid[74], p4_valid[73], p4_valid[72], p4_valid[71], p4_valid[70], p4_valid[69], p4_valid[68], p4_valid[67], p4_valid[66], p4_valid[65], p4_valid[64], p4_valid[63], p4_valid[62], p4_valid[61], p4_valid[60], p4_valid[59], p4_valid[58], p4_valid[57], p4_valid[56], p4_valid[55], p4_valid[54], p4_valid[53], p4_valid[52], p4_valid[51], p4_valid[50], p4_valid[49], p4_valid[48], p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_6), (p4_admit && ((!(p4_valid[0] && (!pw_6))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_6) ? 7'h58 : ((p4_drain == 7'h00) ? 7'h00 : (p4_drain - 7'h01)));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_6))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h0004) && (((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 7'h00)) && hist_st_idle) && hist_ld_idle))) state <= 16'h0001;  // histogram_atomic.cl:6:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v4_lid_x <= w_112;
+            if ((state == 16'h0006)) v4_lid_x <= w_114;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_114 ? 16'h000c : 16'h0006);
-            if ((state == 16'h0009)) q_114 <= w_113;
+            if ((state == 16'h0008)) state <= (q_116 ? 16'h000c : 16'h0006);
+            if ((state == 16'h0009)) q_116 <= w_115;
             if ((state == 16'h0009)) state <= 16'h0008;
             if (((state == 16'h000a) && 1'h1)) p3_valid <= (p3_valid | 24'h000001);  // histogram_atomic.cl:6:6
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000a) && 1'h1)) p3_slot <= 1'h0;  // histogram_atomic.cl:6:6
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_118;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v1_i <= pm_176;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v2_active <= pm_179;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v3_any_active <= pw_188;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_118) && p3_en))) v4_lid_x <= pw_202;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_134 <= prd_129;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_135 <= pq_134;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_136 <= pq_135;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_137 <= pq_136;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_138 <= pq_137;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) p3_go <= pw_122;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v1_i <= pm_180;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v2_active <= pm_183;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en))) v3_any_active <= pw_192;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 1'h0)) && pw_122) && p3_en))) v4_lid_x <= pw_206;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_138 <= prd_133;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_139 <= pq_138;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_140 <= pq_139;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_141 <= pq_140;  // histogram_atomic.cl:6:6
@@ -747,45 +759,49 @@ module histogram_datapath (
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_153 <= pq_152;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_154 <= pq_153;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_155 <= pq_154;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_167 <= pw_162;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_168 <= pq_155;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_182 <= pv_181;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_186 <= pv_180;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_192 <= pv_190;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_156 <= pq_155;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_157 <= pq_156;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_158 <= pq_157;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_159 <= pq_158;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_171 <= pw_166;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) pq_172 <= pq_159;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_186 <= pv_185;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_190 <= pv_184;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000b) && ((p3_slot == 1'h0) && p3_en))) pq_196 <= pv_194;  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_valid <= {p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_drain <= ((p3_valid[0] && p3_go) ? 5'h17 : ((p3_drain == 5'h00) ? 5'h00 : (p3_drain - 5'h01)));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((p3_slot == 1'h1) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && p3_en)) p3_slot <= ((p3_slot == 1'h1) ? 1'h0 : (p3_slot + 1'h1));  // histogram_atomic.cl:6:6
             if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 5'h00)) && data_ld_idle))) state <= 16'h0007;  // histogram_atomic.cl:6:6
-            if ((state == 16'h000c)) v4_lid_x <= w_203;
+            if ((state == 16'h000c)) v4_lid_x <= w_207;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p1_valid <= (p1_valid | 3'h1);  // histogram_atomic.cl:6:6
             if (((state == 16'h000d) && 1'h1)) p1_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_go <= pw_207;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_207) && p1_en))) v1_i <= pw_225;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_207) && p1_en))) v2_active <= pw_227;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_207) && p1_en))) v3_any_active <= pw_233;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_207) && p1_en))) v4_lid_x <= pw_249;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_237 <= pv_235;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_240 <= pw_225;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_244 <= pw_227;  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_207), (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_207) ? 2'h2 : ((p1_drain == 2'h0) ? 2'h0 : (p1_drain - 2'h1)));  // histogram_atomic.cl:6:6
-            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_207))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_go <= pw_213;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_213) && p1_en))) v1_i <= pw_231;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_213) && p1_en))) v2_active <= pw_233;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_213) && p1_en))) v3_any_active <= pw_239;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (((p1_valid[0] && 1'h1) && pw_213) && p1_en))) v4_lid_x <= pw_255;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_243 <= pv_241;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_246 <= pw_231;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) pq_250 <= pw_233;  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_valid <= {p1_valid[1], (p1_valid[0] && pw_213), (p1_admit && ((!(p1_valid[0] && (!pw_213))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_213) ? 2'h2 : ((p1_drain == 2'h0) ? 2'h0 : (p1_drain - 2'h1)));  // histogram_atomic.cl:6:6
+            if (((state == 16'h000e) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_213))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h000e) && (((!p1_admit) && (!p1_valid[0])) && (p1_drain == 2'h0)))) state <= 16'h0007;  // histogram_atomic.cl:6:6
-            if ((state == 16'h000f)) v4_lid_x <= w_250;
+            if ((state == 16'h000f)) v4_lid_x <= w_256;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p0_valid <= (p0_valid | 2'h1);  // histogram_atomic.cl:6:6
             if (((state == 16'h0010) && 1'h1)) p0_admit <= 1'h1;  // histogram_atomic.cl:6:6
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_go <= pw_254;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_254) && p0_en))) v4_lid_x <= pw_268;  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_254), (p0_admit && ((!(p0_valid[0] && (!pw_254))) || 1'h0))};  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_254) ? 1'h1 : ((p0_drain == 1'h0) ? 1'h0 : (p0_drain - 1'h1)));  // histogram_atomic.cl:6:6
-            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_254))) || 1'h0));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_go <= pw_262;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (((p0_valid[0] && 1'h1) && pw_262) && p0_en))) v4_lid_x <= pw_276;  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_valid <= {(p0_valid[0] && pw_262), (p0_admit && ((!(p0_valid[0] && (!pw_262))) || 1'h0))};  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_262) ? 1'h1 : ((p0_drain == 1'h0) ? 1'h0 : (p0_drain - 1'h1)));  // histogram_atomic.cl:6:6
+            if (((state == 16'h0011) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_262))) || 1'h0));  // histogram_atomic.cl:6:6
             if (((state == 16'h0011) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 1'h0)))) state <= 16'h000f;  // histogram_atomic.cl:6:6
-            if ((state == 16'h0012)) v4_lid_x <= w_269;
+            if ((state == 16'h0012)) v4_lid_x <= w_277;
             if ((state == 16'h0012)) state <= 16'h0010;
             if ((state == 16'h0013)) ngroups_0 <= (global_size[31:0] >> 32'h00000006);
             if ((state == 16'h0013)) ngroups_1 <= (global_size[63:32] >> 32'h00000000);
@@ -795,37 +811,37 @@ module histogram_datapath (
             if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
-    assign data_ld_req_valid = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_129)) && p3_en);
-    assign data_ld_req_addr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_129)) ? pw_133[31:0] : 32'h00000000);
-    assign data_ld_resp_ready = (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_155)) && p3_en);
+    assign data_ld_req_valid = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_133)) && p3_en);
+    assign data_ld_req_addr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && (1'h1 && prd_133)) ? pw_137[31:0] : 32'h00000000);
+    assign data_ld_resp_ready = (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_159)) && p3_en);
     assign data_ld_flush = (state == 16'h000a);
-    assign hist_ld_req_valid = (((p4_valid[0] && 1'h1) && pw_4) && p4_en);
-    assign hist_ld_req_addr = (((p4_valid[0] && 1'h1) && pw_4) ? pw_58[31:0] : 32'h00000000);
+    assign hist_ld_req_valid = (((p4_valid[0] && 1'h1) && pw_6) && p4_en);
+    assign hist_ld_req_addr = (((p4_valid[0] && 1'h1) && pw_6) ? pw_60[31:0] : 32'h00000000);
     assign hist_ld_resp_ready = ((p4_valid[44] && 1'h1) && p4_en);
     assign hist_ld_flush = (state == 16'h0003);
     assign hist_st_req_valid = ((p4_valid[44] && 1'h1) && p4_en);
-    assign hist_st_req_addr = (p4_valid[44] ? pw_106[31:0] : 32'h00000000);
-    assign hist_st_req_data = (p4_valid[44] ? pw_60 : 32'h00000000);
-    assign obj0_local_hist_we = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_168)) && p3_en) || (((p0_valid[0] && 1'h1) && pw_254) && p0_en));
-    assign obj0_local_hist_waddr = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_168)) && p3_en) ? pwa_169[5:0] : ((((p0_valid[0] && 1'h1) && pw_254) && p0_en) ? pwa_263[5:0] : 6'h00));
-    assign obj0_local_hist_wdata = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_168)) && p3_en) ? pw_166 : ((((p0_valid[0] && 1'h1) && pw_254) && p0_en) ? w_262 : 32'h00000000));
-    assign obj0_local_hist_re = (((p4_valid[43] && 1'h1) && p4_en) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_155)) && p3_en));
-    assign obj0_local_hist_raddr = (((p4_valid[43] && 1'h1) && p4_en) ? pwa_56[5:0] : ((((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_155)) && p3_en) ? pwa_163[5:0] : 6'h00));
+    assign hist_st_req_addr = (p4_valid[44] ? pw_108[31:0] : 32'h00000000);
+    assign hist_st_req_data = (p4_valid[44] ? pw_62 : 32'h00000000);
+    assign obj0_local_hist_we = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_172)) && p3_en) || (((p0_valid[0] && 1'h1) && pw_262) && p0_en));
+    assign obj0_local_hist_waddr = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_172)) && p3_en) ? pwa_173[5:0] : ((((p0_valid[0] && 1'h1) && pw_262) && p0_en) ? pwa_271[5:0] : 6'h00));
+    assign obj0_local_hist_wdata = ((((p3_valid[23] && (p3_slot == 1'h0)) && (1'h1 && pq_172)) && p3_en) ? pw_170 : ((((p0_valid[0] && 1'h1) && pw_262) && p0_en) ? w_270 : 32'h00000000));
+    assign obj0_local_hist_re = (((p4_valid[43] && 1'h1) && p4_en) || (((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_159)) && p3_en));
+    assign obj0_local_hist_raddr = (((p4_valid[43] && 1'h1) && p4_en) ? pwa_58[5:0] : ((((p3_valid[22] && (p3_slot == 1'h1)) && (1'h1 && pq_159)) && p3_en) ? pwa_167[5:0] : 6'h00));
     assign obj1_wi_i_we = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) || ((p1_valid[1] && 1'h1) && p1_en));
-    assign obj1_wi_i_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_195[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_241[5:0] : 6'h00));
-    assign obj1_wi_i_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pm_176 : (((p1_valid[1] && 1'h1) && p1_en) ? pq_240 : 32'h00000000));
-    assign obj1_wi_i_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_118) && p3_en) || (((p1_valid[0] && 1'h1) && pw_207) && p1_en));
-    assign obj1_wi_i_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_118) && p3_en) ? pwa_124[5:0] : ((((p1_valid[0] && 1'h1) && pw_207) && p1_en) ? pwa_213[5:0] : 6'h00));
+    assign obj1_wi_i_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_199[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_247[5:0] : 6'h00));
+    assign obj1_wi_i_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pm_180 : (((p1_valid[1] && 1'h1) && p1_en) ? pq_246 : 32'h00000000));
+    assign obj1_wi_i_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_122) && p3_en) || (((p1_valid[0] && 1'h1) && pw_213) && p1_en));
+    assign obj1_wi_i_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_122) && p3_en) ? pwa_128[5:0] : ((((p1_valid[0] && 1'h1) && pw_213) && p1_en) ? pwa_219[5:0] : 6'h00));
     assign obj2_wi__active_we = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) || ((p1_valid[1] && 1'h1) && p1_en));
-    assign obj2_wi__active_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_198[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_245[5:0] : 6'h00));
-    assign obj2_wi__active_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? {7'h00, pm_179} : (((p1_valid[1] && 1'h1) && p1_en) ? {7'h00, pq_244} : 8'h00));
-    assign obj2_wi__active_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_118) && p3_en) || (((p1_valid[0] && 1'h1) && pw_207) && p1_en));
-    assign obj2_wi__active_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_118) && p3_en) ? pwa_128[5:0] : ((((p1_valid[0] && 1'h1) && pw_207) && p1_en) ? pwa_217[5:0] : 6'h00));
-    assign probes = {((state == 16'h0011) && ((1'h1 && p0_en) && (p0_valid[0] && pw_254))), ((state == 16'h0011) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0011) && (p0_admit && p0_stall)), ((state == 16'h0011) && p0_stall), ((state == 16'h0011) && p0_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p1_en) && (p1_valid[0] && pw_207))), ((state == 16'h000e) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h000e) && (p1_admit && p1_stall)), ((state == 16'h000e) && p1_stall), ((state == 16'h000e) && p1_admit), (state == 16'h000e), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
+    assign obj2_wi__active_waddr = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? pwa_202[5:0] : (((p1_valid[1] && 1'h1) && p1_en) ? pwa_251[5:0] : 6'h00));
+    assign obj2_wi__active_wdata = ((((p3_valid[0] && (p3_slot == 1'h1)) && p3_go) && p3_en) ? {7'h00, pm_183} : (((p1_valid[1] && 1'h1) && p1_en) ? {7'h00, pq_250} : 8'h00));
+    assign obj2_wi__active_re = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_122) && p3_en) || (((p1_valid[0] && 1'h1) && pw_213) && p1_en));
+    assign obj2_wi__active_raddr = ((((p3_valid[0] && (p3_slot == 1'h0)) && pw_122) && p3_en) ? pwa_132[5:0] : ((((p1_valid[0] && 1'h1) && pw_213) && p1_en) ? pwa_223[5:0] : 6'h00));
+    assign probes = {((state == 16'h0011) && ((1'h1 && p0_en) && (p0_valid[0] && pw_262))), ((state == 16'h0011) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0011) && (p0_admit && p0_stall)), ((state == 16'h0011) && p0_stall), ((state == 16'h0011) && p0_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p1_en) && (p1_valid[0] && pw_213))), ((state == 16'h000e) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h000e) && (p1_admit && p1_stall)), ((state == 16'h000e) && p1_stall), ((state == 16'h000e) && p1_admit), (state == 16'h000e), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 1'h1) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_6))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_5[63:8], pwa_56[63:6], pw_58[63:32], pw_106[63:32], pv_107[63:8], pv_115[63:8], pwa_124[63:6], pwa_128[63:6],
-        pw_133[63:32], pld_156[7:6], w_157[7:0], pwa_163[63:6], pwa_169[63:6], w_170[31:0], w_171[63:32], pq_182[63:8], pwa_195[63:6], pwa_198[63:6], pv_204[63:8], p1_go, pwa_213[63:6], prd_214[31:0], pwa_217[63:6], prd_218,
-        w_219[31:0], w_220[63:32], pwa_241[63:6], pwa_245[63:6], pv_251[63:8], p0_go, pv_255[63:8], pwa_263[63:6], pv_264[63:8]};
+    wire ohls_unused = &{1'b0, ngroups_1[31:0], ngroups_2[31:0], v0_lid[31:0], v1_i[31:0], v2_active, obj2_wi__active_rdata[7:1], pv_1[63:8], p4_go, pv_7[63:8], pwa_58[63:6], pw_60[63:32], pw_108[63:32], pv_109[63:8], pv_117[63:8], pwa_128[63:6], pwa_132[63:6],
+        pw_137[63:32], pld_160[7:6], w_161[7:0], pwa_167[63:6], pwa_173[63:6], w_174[31:0], w_175[63:32], pq_186[63:8], pwa_199[63:6], pwa_202[63:6], pv_208[63:8], p1_go, pwa_219[63:6], prd_220[31:0], pwa_223[63:6], prd_224,
+        w_225[31:0], w_226[63:32], pwa_247[63:6], pwa_251[63:6], pv_257[63:8], p0_go, pv_263[63:8], pwa_271[63:6], pv_272[63:8]};
 endmodule
 `default_nettype wire

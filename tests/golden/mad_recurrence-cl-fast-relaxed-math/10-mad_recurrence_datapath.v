@@ -105,76 +105,75 @@ module mad_recurrence_datapath (
     wire        w_4;  // mad_recurrence.cl:9:6
     reg         q_5;  // mad_recurrence.cl:9:6
     wire [63:0] w_6;  // mad_recurrence.cl:9:6
-    wire [63:0] w_7;  // mad_recurrence.cl:9:6
+    wire [63:0] w_7;  // mad_recurrence.cl:34:5
     wire [63:0] w_8;  // mad_recurrence.cl:34:5
     wire [63:0] w_9;  // mad_recurrence.cl:34:5
-    wire [63:0] w_10;  // mad_recurrence.cl:34:5
-    wire [31:0] w_11;  // mad_recurrence.cl:34:14
+    wire [31:0] w_10;  // mad_recurrence.cl:34:14
     reg         out_wr_issued;
     reg  [7:0]  out_wr_beat;
+    wire [63:0] w_11;  // mad_recurrence.cl:35:5
     wire [63:0] w_12;  // mad_recurrence.cl:35:5
-    wire [63:0] w_13;  // mad_recurrence.cl:35:5
-    wire [31:0] w_14;  // mad_recurrence.cl:35:14
-    reg  [63:0] q_15;  // mad_recurrence.cl:35:5
-    reg  [31:0] q_16;  // mad_recurrence.cl:35:14
+    wire [31:0] w_13;  // mad_recurrence.cl:35:14
+    reg  [63:0] q_14;  // mad_recurrence.cl:35:5
+    reg  [31:0] q_15;  // mad_recurrence.cl:35:14
     reg  [9:0]  p3_valid;  // mad_recurrence.cl:30:5
     reg         p3_admit;
     reg  [2:0]  p3_slot;
     wire        p3_stall;
     wire        p3_en;
-    wire [31:0] pv_17;  // mad_recurrence.cl:30:21
-    wire [31:0] w_18;  // mad_recurrence.cl:30:25
-    wire        pw_19;  // mad_recurrence.cl:30:21
+    wire [31:0] pv_16;  // mad_recurrence.cl:30:21
+    wire [31:0] w_17;  // mad_recurrence.cl:30:25
+    wire        pw_18;  // mad_recurrence.cl:30:21
     reg         p3_go;
-    wire [31:0] pv_20;  // mad_recurrence.cl:31:13
-    wire [31:0] w_21;  // mad_recurrence.cl:31:17
-    wire [63:0] w_22;  // mad_recurrence.cl:31:21
-    wire [31:0] pv_23;  // mad_recurrence.cl:31:23
-    wire [63:0] pw_24;  // mad_recurrence.cl:31:21
-    wire [63:0] w_25;  // mad_recurrence.cl:31:21
+    wire [31:0] pv_19;  // mad_recurrence.cl:31:13
+    wire [31:0] w_20;  // mad_recurrence.cl:31:17
+    wire [63:0] w_21;  // mad_recurrence.cl:31:21
+    wire [31:0] pv_22;  // mad_recurrence.cl:31:23
+    wire [63:0] pw_23;  // mad_recurrence.cl:31:21
+    wire [63:0] w_24;  // mad_recurrence.cl:31:21
+    wire [63:0] pw_25;  // mad_recurrence.cl:31:21
     wire [63:0] pw_26;  // mad_recurrence.cl:31:21
-    wire [63:0] pw_27;  // mad_recurrence.cl:31:21
-    wire [31:0] pld_28;  // mad_recurrence.cl:31:21
-    wire [31:0] pw_29;  // mad_recurrence.cl:31:13
-    wire        go_30;
+    wire [31:0] pld_27;  // mad_recurrence.cl:31:21
+    wire [31:0] pw_28;  // mad_recurrence.cl:31:13
+    wire        go_29;
     wire        p3u3_fp_fma_valid;
     wire [31:0] p3u3_fp_fma_result;
+    wire [31:0] bi_30;
     wire [31:0] bi_31;
     wire [31:0] bi_32;
     wire [31:0] bi_33;
-    wire [31:0] bi_34;
-    wire [32:0] fov_35;
+    wire [32:0] fov_34;
+    reg  [32:0] pd_35;
     reg  [32:0] pd_36;
     reg  [32:0] pd_37;
     reg  [32:0] pd_38;
     reg  [32:0] pd_39;
-    reg  [32:0] pd_40;
-    wire [31:0] pw_41;  // mad_recurrence.cl:31:13
-    wire [63:0] w_42;  // mad_recurrence.cl:32:13
-    wire [63:0] pw_43;  // mad_recurrence.cl:32:13
-    wire [31:0] pld_44;  // mad_recurrence.cl:32:13
-    wire [31:0] pv_45;  // mad_recurrence.cl:32:20
-    wire [31:0] pw_46;  // mad_recurrence.cl:32:13
-    wire        go_47;
+    wire [31:0] pw_40;  // mad_recurrence.cl:31:13
+    wire [63:0] w_41;  // mad_recurrence.cl:32:13
+    wire [63:0] pw_42;  // mad_recurrence.cl:32:13
+    wire [31:0] pld_43;  // mad_recurrence.cl:32:13
+    wire [31:0] pv_44;  // mad_recurrence.cl:32:20
+    wire [31:0] pw_45;  // mad_recurrence.cl:32:13
+    wire        go_46;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
+    wire [31:0] bi_47;
     wire [31:0] bi_48;
     wire [31:0] bi_49;
     wire [31:0] bi_50;
-    wire [31:0] bi_51;
-    wire [32:0] fov_52;
+    wire [32:0] fov_51;
+    reg  [32:0] pd_52;
     reg  [32:0] pd_53;
     reg  [32:0] pd_54;
     reg  [32:0] pd_55;
     reg  [32:0] pd_56;
-    reg  [32:0] pd_57;
-    wire [31:0] pw_58;  // mad_recurrence.cl:32:13
-    wire [31:0] pv_59;  // mad_recurrence.cl:30:28
-    wire [31:0] w_60;  // mad_recurrence.cl:30:28
-    wire [31:0] pw_61;  // mad_recurrence.cl:30:28
+    wire [31:0] pw_57;  // mad_recurrence.cl:32:13
+    wire [31:0] pv_58;  // mad_recurrence.cl:30:28
+    wire [31:0] w_59;  // mad_recurrence.cl:30:28
+    wire [31:0] pw_60;  // mad_recurrence.cl:30:28
     reg  [3:0]  p3_drain;
+    wire [31:0] w_61;  // mad_recurrence.cl:22:9
     wire [31:0] w_62;  // mad_recurrence.cl:22:9
-    wire [31:0] w_63;  // mad_recurrence.cl:22:9
     reg         u6_fp_add_issued;
     wire        u6_fp_add_go;
     wire        u6_fp_add_valid;
@@ -182,158 +181,158 @@ module mad_recurrence_datapath (
     wire [31:0] u6_fp_add_b_in;
     wire        u6_fp_add_sub_in;
     wire [31:0] u6_fp_add_result;
-    wire [31:0] fnan_64;
-    wire [32:0] fov_65;
-    reg  [31:0] r_66;  // mad_recurrence.cl:22:9
-    wire [31:0] w_67;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_68;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_69;
-    wire [32:0] fov_70;
-    reg  [31:0] r_71;  // mad_recurrence.cl:22:9
-    wire [31:0] w_72;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_73;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_74;
-    wire [32:0] fov_75;
-    reg  [31:0] r_76;  // mad_recurrence.cl:22:9
-    wire [31:0] w_77;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_78;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_79;
-    wire [32:0] fov_80;
-    reg  [31:0] r_81;  // mad_recurrence.cl:22:9
-    wire [31:0] w_82;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_83;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_84;
-    wire [32:0] fov_85;
-    reg  [31:0] r_86;  // mad_recurrence.cl:22:9
-    wire [31:0] w_87;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_88;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_89;
-    wire [32:0] fov_90;
-    reg  [31:0] r_91;  // mad_recurrence.cl:22:9
-    wire [31:0] w_92;  // mad_recurrence.cl:22:9
-    reg  [31:0] q_93;  // mad_recurrence.cl:22:9
-    wire [31:0] fnan_94;
-    wire [32:0] fov_95;
-    reg  [31:0] r_96;  // mad_recurrence.cl:22:9
-    wire [63:0] w_97;  // mad_recurrence.cl:23:5
+    wire [31:0] fnan_63;
+    wire [32:0] fov_64;
+    reg  [31:0] r_65;  // mad_recurrence.cl:22:9
+    wire [31:0] w_66;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_67;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_68;
+    wire [32:0] fov_69;
+    reg  [31:0] r_70;  // mad_recurrence.cl:22:9
+    wire [31:0] w_71;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_72;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_73;
+    wire [32:0] fov_74;
+    reg  [31:0] r_75;  // mad_recurrence.cl:22:9
+    wire [31:0] w_76;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_77;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_78;
+    wire [32:0] fov_79;
+    reg  [31:0] r_80;  // mad_recurrence.cl:22:9
+    wire [31:0] w_81;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_82;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_83;
+    wire [32:0] fov_84;
+    reg  [31:0] r_85;  // mad_recurrence.cl:22:9
+    wire [31:0] w_86;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_87;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_88;
+    wire [32:0] fov_89;
+    reg  [31:0] r_90;  // mad_recurrence.cl:22:9
+    wire [31:0] w_91;  // mad_recurrence.cl:22:9
+    reg  [31:0] q_92;  // mad_recurrence.cl:22:9
+    wire [31:0] fnan_93;
+    wire [32:0] fov_94;
+    reg  [31:0] r_95;  // mad_recurrence.cl:22:9
+    wire [63:0] w_96;  // mad_recurrence.cl:23:5
+    wire [63:0] w_97;  // mad_recurrence.cl:26:5
     wire [63:0] w_98;  // mad_recurrence.cl:26:5
-    wire [63:0] w_99;  // mad_recurrence.cl:26:5
-    wire [63:0] w_100;  // mad_recurrence.cl:26:14
+    wire [63:0] w_99;  // mad_recurrence.cl:26:14
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_101;  // mad_recurrence.cl:26:14
-    wire [31:0] v_102;
-    wire [63:0] w_103;  // mad_recurrence.cl:26:21
+    reg  [31:0] ld_100;  // mad_recurrence.cl:26:14
+    wire [31:0] v_101;
+    wire [63:0] w_102;  // mad_recurrence.cl:26:21
     reg         c_rd_issued;
     reg  [7:0]  c_rd_beat;
-    reg  [31:0] ld_104;  // mad_recurrence.cl:26:21
-    wire [31:0] v_105;
-    wire        go_106;
+    reg  [31:0] ld_103;  // mad_recurrence.cl:26:21
+    wire [31:0] v_104;
+    wire        go_105;
     reg         u7_fp_mul_issued;
     wire        u7_fp_mul_valid;
     wire [31:0] u7_fp_mul_result;
-    wire [31:0] fnan_107;
-    wire [32:0] fov_108;
-    reg  [31:0] r_109;  // mad_recurrence.cl:26:14
-    wire [63:0] w_110;  // mad_recurrence.cl:26:28
-    reg  [63:0] q_111;  // mad_recurrence.cl:26:28
-    reg  [31:0] ld_112;  // mad_recurrence.cl:26:28
-    wire [31:0] v_113;
-    wire [31:0] fnan_114;
-    wire [32:0] fov_115;
-    reg  [31:0] r_116;  // mad_recurrence.cl:26:14
-    reg  [63:0] q_117;  // mad_recurrence.cl:26:5
-    wire [31:0] w_118;  // mad_recurrence.cl:29:15
-    wire [31:0] w_119;  // mad_recurrence.cl:29:25
-    wire [31:0] w_120;  // mad_recurrence.cl:30:18
+    wire [31:0] fnan_106;
+    wire [32:0] fov_107;
+    reg  [31:0] r_108;  // mad_recurrence.cl:26:14
+    wire [63:0] w_109;  // mad_recurrence.cl:26:28
+    reg  [63:0] q_110;  // mad_recurrence.cl:26:28
+    reg  [31:0] ld_111;  // mad_recurrence.cl:26:28
+    wire [31:0] v_112;
+    wire [31:0] fnan_113;
+    wire [32:0] fov_114;
+    reg  [31:0] r_115;  // mad_recurrence.cl:26:14
+    reg  [63:0] q_116;  // mad_recurrence.cl:26:5
+    wire [31:0] w_117;  // mad_recurrence.cl:29:15
+    wire [31:0] w_118;  // mad_recurrence.cl:29:25
+    wire [31:0] w_119;  // mad_recurrence.cl:30:18
     reg  [54:0] p2_valid;  // mad_recurrence.cl:21:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [31:0] pv_121;  // mad_recurrence.cl:21:21
-    wire [31:0] w_122;  // mad_recurrence.cl:21:25
-    wire        pw_123;  // mad_recurrence.cl:21:21
+    wire [31:0] pv_120;  // mad_recurrence.cl:21:21
+    wire [31:0] w_121;  // mad_recurrence.cl:21:25
+    wire        pw_122;  // mad_recurrence.cl:21:21
     reg         p2_go;
-    wire [31:0] pv_124;  // mad_recurrence.cl:22:9
-    wire [63:0] w_125;  // mad_recurrence.cl:22:14
-    wire [31:0] pv_126;  // mad_recurrence.cl:22:16
-    wire [63:0] pw_127;  // mad_recurrence.cl:22:14
-    wire [63:0] w_128;  // mad_recurrence.cl:22:14
+    wire [31:0] pv_123;  // mad_recurrence.cl:22:9
+    wire [63:0] w_124;  // mad_recurrence.cl:22:14
+    wire [31:0] pv_125;  // mad_recurrence.cl:22:16
+    wire [63:0] pw_126;  // mad_recurrence.cl:22:14
+    wire [63:0] w_127;  // mad_recurrence.cl:22:14
+    wire [63:0] pw_128;  // mad_recurrence.cl:22:14
     wire [63:0] pw_129;  // mad_recurrence.cl:22:14
-    wire [63:0] pw_130;  // mad_recurrence.cl:22:14
-    wire [31:0] pld_131;  // mad_recurrence.cl:22:14
-    wire [63:0] w_132;  // mad_recurrence.cl:22:21
-    wire [63:0] pw_133;  // mad_recurrence.cl:22:21
-    wire [31:0] pld_134;  // mad_recurrence.cl:22:21
-    wire        go_135;
+    wire [31:0] pld_130;  // mad_recurrence.cl:22:14
+    wire [63:0] w_131;  // mad_recurrence.cl:22:21
+    wire [63:0] pw_132;  // mad_recurrence.cl:22:21
+    wire [31:0] pld_133;  // mad_recurrence.cl:22:21
+    wire        go_134;
     wire        p2u1_fp_mul_valid;
     wire [31:0] p2u1_fp_mul_result;
-    wire [31:0] fnan_136;
-    wire [32:0] fov_137;
+    wire [31:0] fnan_135;
+    wire [32:0] fov_136;
+    reg  [32:0] pd_137;
     reg  [32:0] pd_138;
     reg  [32:0] pd_139;
     reg  [32:0] pd_140;
-    reg  [32:0] pd_141;
-    wire [31:0] pw_142;  // mad_recurrence.cl:22:14
-    reg  [31:0] pq_144;  // mad_recurrence.cl:22:9
-    wire        go_145;
+    wire [31:0] pw_141;  // mad_recurrence.cl:22:14
+    reg  [31:0] pq_143;  // mad_recurrence.cl:22:9
+    wire        go_144;
     wire        p2u2_fp_add_valid;
     wire [31:0] p2u2_fp_add_result;
-    wire [31:0] fnan_146;
-    wire [32:0] fov_147;
+    wire [31:0] fnan_145;
+    wire [32:0] fov_146;
+    reg  [32:0] pd_147;
     reg  [32:0] pd_148;
     reg  [32:0] pd_149;
     reg  [32:0] pd_150;
     reg  [32:0] pd_151;
     reg  [32:0] pd_152;
-    reg  [32:0] pd_153;
-    wire [31:0] pw_154;  // mad_recurrence.cl:22:9
+    wire [31:0] pw_153;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_154;  // mad_recurrence.cl:22:9
     wire [31:0] pv_155;  // mad_recurrence.cl:22:9
     wire [31:0] pv_156;  // mad_recurrence.cl:22:9
     wire [31:0] pv_157;  // mad_recurrence.cl:22:9
     wire [31:0] pv_158;  // mad_recurrence.cl:22:9
     wire [31:0] pv_159;  // mad_recurrence.cl:22:9
     wire [31:0] pv_160;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_161;  // mad_recurrence.cl:22:9
-    wire [31:0] pv_162;  // mad_recurrence.cl:21:28
-    wire [31:0] w_163;  // mad_recurrence.cl:21:28
-    wire [31:0] pw_164;  // mad_recurrence.cl:21:28
-    reg  [31:0] pq_143;  // mad_recurrence.cl:22:9
+    wire [31:0] pv_161;  // mad_recurrence.cl:21:28
+    wire [31:0] w_162;  // mad_recurrence.cl:21:28
+    wire [31:0] pw_163;  // mad_recurrence.cl:21:28
+    reg  [31:0] pq_142;  // mad_recurrence.cl:22:9
     reg  [5:0]  p2_drain;
-    wire [31:0] w_165;  // mad_recurrence.cl:20:15
-    wire [31:0] w_166;  // mad_recurrence.cl:21:18
-    wire [31:0] w_167;  // mad_recurrence.cl:22:9
-    wire [31:0] w_168;  // mad_recurrence.cl:14:21
-    wire [31:0] w_169;  // mad_recurrence.cl:14:25
-    wire        w_170;  // mad_recurrence.cl:14:21
-    reg         q_171;  // mad_recurrence.cl:14:21
+    wire [31:0] w_164;  // mad_recurrence.cl:20:15
+    wire [31:0] w_165;  // mad_recurrence.cl:21:18
+    wire [31:0] w_166;  // mad_recurrence.cl:22:9
+    wire [31:0] w_167;  // mad_recurrence.cl:14:21
+    wire [31:0] w_168;  // mad_recurrence.cl:14:25
+    wire        w_169;  // mad_recurrence.cl:14:21
+    reg         q_170;  // mad_recurrence.cl:14:21
+    wire [31:0] w_171;  // mad_recurrence.cl:14:28
     wire [31:0] w_172;  // mad_recurrence.cl:14:28
     wire [31:0] w_173;  // mad_recurrence.cl:14:28
-    wire [31:0] w_174;  // mad_recurrence.cl:14:28
-    wire [31:0] w_175;  // mad_recurrence.cl:15:13
-    wire [31:0] w_176;  // mad_recurrence.cl:15:17
-    wire [63:0] w_177;  // mad_recurrence.cl:15:21
-    wire [31:0] w_178;  // mad_recurrence.cl:15:23
+    wire [31:0] w_174;  // mad_recurrence.cl:15:13
+    wire [31:0] w_175;  // mad_recurrence.cl:15:17
+    wire [63:0] w_176;  // mad_recurrence.cl:15:21
+    wire [31:0] w_177;  // mad_recurrence.cl:15:23
+    wire [63:0] w_178;  // mad_recurrence.cl:15:21
     wire [63:0] w_179;  // mad_recurrence.cl:15:21
     wire [63:0] w_180;  // mad_recurrence.cl:15:21
     wire [63:0] w_181;  // mad_recurrence.cl:15:21
-    wire [63:0] w_182;  // mad_recurrence.cl:15:21
-    reg  [31:0] ld_183;  // mad_recurrence.cl:15:21
-    wire [31:0] v_184;
-    reg  [31:0] q_185;  // mad_recurrence.cl:15:13
-    wire        go_186;
+    reg  [31:0] ld_182;  // mad_recurrence.cl:15:21
+    wire [31:0] v_183;
+    reg  [31:0] q_184;  // mad_recurrence.cl:15:13
+    wire        go_185;
     reg         u5_fp_fma_issued;
     wire        u5_fp_fma_valid;
     wire [31:0] u5_fp_fma_result;
+    wire [31:0] bi_186;
     wire [31:0] bi_187;
     wire [31:0] bi_188;
     wire [31:0] bi_189;
-    wire [31:0] bi_190;
-    wire [32:0] fov_191;
-    reg  [31:0] r_192;  // mad_recurrence.cl:15:13
+    wire [32:0] fov_190;
+    reg  [31:0] r_191;  // mad_recurrence.cl:15:13
+    wire [63:0] w_192;  // mad_recurrence.cl:16:9
     wire [63:0] w_193;  // mad_recurrence.cl:16:9
-    wire [63:0] w_194;  // mad_recurrence.cl:16:9
-    reg  [63:0] q_195;  // mad_recurrence.cl:16:9
+    reg  [63:0] q_194;  // mad_recurrence.cl:16:9
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [18:0] p1_valid;  // mad_recurrence.cl:14:5
@@ -341,39 +340,40 @@ module mad_recurrence_datapath (
     reg  [2:0]  p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_196;  // mad_recurrence.cl:14:21
-    wire [31:0] w_197;  // mad_recurrence.cl:14:25
-    wire        pw_198;  // mad_recurrence.cl:14:21
+    wire [31:0] pv_195;  // mad_recurrence.cl:14:21
+    wire [31:0] w_196;  // mad_recurrence.cl:14:25
+    wire        pw_197;  // mad_recurrence.cl:14:21
     reg         p1_go;
-    wire [31:0] pv_199;  // mad_recurrence.cl:15:13
-    wire [31:0] w_200;  // mad_recurrence.cl:15:17
-    wire [63:0] w_201;  // mad_recurrence.cl:15:21
-    wire [31:0] pv_202;  // mad_recurrence.cl:15:23
-    wire [63:0] pw_203;  // mad_recurrence.cl:15:21
-    wire [63:0] w_204;  // mad_recurrence.cl:15:21
+    wire [31:0] pv_198;  // mad_recurrence.cl:15:13
+    wire [31:0] w_199;  // mad_recurrence.cl:15:17
+    wire [63:0] w_200;  // mad_recurrence.cl:15:21
+    wire [31:0] pv_201;  // mad_recurrence.cl:15:23
+    wire [63:0] pw_202;  // mad_recurrence.cl:15:21
+    wire [63:0] w_203;  // mad_recurrence.cl:15:21
+    wire [63:0] pw_204;  // mad_recurrence.cl:15:21
     wire [63:0] pw_205;  // mad_recurrence.cl:15:21
-    wire [63:0] pw_206;  // mad_recurrence.cl:15:21
-    wire [31:0] pld_207;  // mad_recurrence.cl:15:21
-    wire        go_208;
+    wire [31:0] pld_206;  // mad_recurrence.cl:15:21
+    wire        go_207;
     wire        p1u0_fp_fma_valid;
     wire [31:0] p1u0_fp_fma_result;
+    wire [31:0] bi_208;
     wire [31:0] bi_209;
     wire [31:0] bi_210;
     wire [31:0] bi_211;
-    wire [31:0] bi_212;
-    wire [32:0] fov_213;
+    wire [32:0] fov_212;
+    reg  [32:0] pd_213;
     reg  [32:0] pd_214;
     reg  [32:0] pd_215;
     reg  [32:0] pd_216;
     reg  [32:0] pd_217;
-    reg  [32:0] pd_218;
-    wire [31:0] pw_219;  // mad_recurrence.cl:15:13
-    wire [63:0] w_220;  // mad_recurrence.cl:16:9
-    wire [63:0] pw_221;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_231;  // mad_recurrence.cl:16:9
-    wire [31:0] pv_232;  // mad_recurrence.cl:14:28
-    wire [31:0] w_233;  // mad_recurrence.cl:14:28
-    wire [31:0] pw_234;  // mad_recurrence.cl:14:28
+    wire [31:0] pw_218;  // mad_recurrence.cl:15:13
+    wire [63:0] w_219;  // mad_recurrence.cl:16:9
+    wire [63:0] pw_220;  // mad_recurrence.cl:16:9
+    reg  [63:0] pq_230;  // mad_recurrence.cl:16:9
+    wire [31:0] pv_231;  // mad_recurrence.cl:14:28
+    wire [31:0] w_232;  // mad_recurrence.cl:14:28
+    wire [31:0] pw_233;  // mad_recurrence.cl:14:28
+    reg  [63:0] pq_221;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_222;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_223;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_224;  // mad_recurrence.cl:16:9
@@ -382,90 +382,88 @@ module mad_recurrence_datapath (
     reg  [63:0] pq_227;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_228;  // mad_recurrence.cl:16:9
     reg  [63:0] pq_229;  // mad_recurrence.cl:16:9
-    reg  [63:0] pq_230;  // mad_recurrence.cl:16:9
     reg  [4:0]  p1_drain;
     reg         p1_apart;
-    wire [31:0] w_235;  // mad_recurrence.cl:13:15
-    wire [31:0] w_236;  // mad_recurrence.cl:14:18
-    wire [63:0] w_237;  // mad_recurrence.cl:9:6
+    wire [31:0] w_234;  // mad_recurrence.cl:13:15
+    wire [31:0] w_235;  // mad_recurrence.cl:14:18
+    wire [63:0] w_236;  // mad_recurrence.cl:9:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign w_1 = v14_lid_x;
     assign w_2 = w_1[7:0];
-    assign w_3 = 8'h01;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v14_lid_x;
-    assign w_7 = 64'h0000000000000001;
-    assign w_8 = {32'h00000000, out_base};
-    assign w_9 = 64'h0000000000000008;
-    assign w_10 = (w_8 + w_9);
-    assign w_11 = v4_u;
-    assign w_12 = 64'h000000000000000c;
-    assign w_13 = (w_8 + w_12);
-    assign w_14 = v5_v;
+    assign w_3 = 8'h00;
+    assign w_4 = (w_2 == w_3);
+    assign w_6 = 64'h0000000000000001;
+    assign w_7 = {32'h00000000, out_base};
+    assign w_8 = 64'h0000000000000008;
+    assign w_9 = (w_7 + w_8);
+    assign w_10 = v4_u;
+    assign w_11 = 64'h000000000000000c;
+    assign w_12 = (w_7 + w_11);
+    assign w_13 = v5_v;
     assign p3_en = (!p3_stall);
-    assign pv_17 = v6_i;
-    assign w_18 = arg_n;
-    assign pw_19 = ((pv_17 ^ 32'h80000000) < (w_18 ^ 32'h80000000));
-    assign w_21 = arg_a;
-    assign w_22 = {32'h00000000, x_base};
-    assign pv_23 = v6_i;
-    assign pw_24 = {{32{pv_23[31]}}, pv_23[31:0]};
-    assign w_25 = 64'h0000000000000004;
-    assign pw_26 = $unsigned($signed(pw_24) * $signed(w_25));
-    assign pw_27 = (w_22 + pw_26);
-    assign pld_28 = x_ld_resp_data;
-    assign pw_29 = (pld_28 ^ 32'h80000000);
-    assign go_30 = (p3_slot == 3'h4);
+    assign pv_16 = v6_i;
+    assign w_17 = arg_n;
+    assign pw_18 = ((pv_16 ^ 32'h80000000) < (w_17 ^ 32'h80000000));
+    assign w_20 = arg_a;
+    assign w_21 = {32'h00000000, x_base};
+    assign pv_22 = v6_i;
+    assign pw_23 = {{32{pv_22[31]}}, pv_22[31:0]};
+    assign w_24 = 64'h0000000000000004;
+    assign pw_25 = $unsigned($signed(pw_23) * $signed(w_24));
+    assign pw_26 = (w_21 + pw_25);
+    assign pld_27 = x_ld_resp_data;
+    assign pw_28 = (pld_27 ^ 32'h80000000);
+    assign go_29 = (p3_slot == 3'h4);
 
     ohls_fp_fma p3u3_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_30),
-        .a(pv_20),
-        .b(w_21),
-        .c(pw_29),
+        .in_valid(go_29),
+        .a(pv_19),
+        .b(w_20),
+        .c(pw_28),
         .out_valid(p3u3_fp_fma_valid),
         .result(p3u3_fp_fma_result)
     );
-    assign bi_31 = p3u3_fp_fma_result;
-    assign bi_32 = pv_20;
-    assign bi_33 = w_21;
-    assign bi_34 = pw_29;
-    assign fov_35 = {((((((&bi_32[30:23]) && (!(bi_32[22:0] == 23'h000000))) || ((&bi_33[30:23]) && (!(bi_33[22:0] == 23'h000000)))) || ((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) && (bi_33[30:0] == 31'h00000000)) || ((bi_32[30:0] == 31'h00000000) && ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))))) || ((&bi_34[30:23]) && (!(bi_34[22:0] == 23'h000000)))) || (((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) || ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))) && ((&bi_34[30:23]) && (bi_34[22:0] == 23'h000000))) && ((bi_32[31] ^ bi_33[31]) != bi_34[31]))), (((&bi_32[30:23]) && (!(bi_32[22:0] == 23'h000000))) ? (bi_32 | 32'h00400000) : (((&bi_33[30:23]) && (!(bi_33[22:0] == 23'h000000))) ? (bi_33 | 32'h00400000) : (((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) && (bi_33[30:0] == 31'h00000000)) || ((bi_32[30:0] == 31'h00000000) && ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_34[30:23]) && (!(bi_34[22:0] == 23'h000000))) ? (bi_34 | 32'h00400000) : ((((((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)) || ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))) && ((&bi_34[30:23]) && (bi_34[22:0] == 23'h000000))) && ((bi_32[31] ^ bi_33[31]) != bi_34[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_41 = (pd_40[32] ? pd_40[31:0] : bi_31);
-    assign w_42 = {32'h00000000, c_base};
-    assign pw_43 = (w_42 + pw_26);
-    assign pld_44 = c_ld_resp_data;
-    assign pw_46 = (pv_45 ^ 32'h80000000);
-    assign go_47 = (p3_slot == 3'h4);
+    assign bi_30 = p3u3_fp_fma_result;
+    assign bi_31 = pv_19;
+    assign bi_32 = w_20;
+    assign bi_33 = pw_28;
+    assign fov_34 = {((((((&bi_31[30:23]) && (!(bi_31[22:0] == 23'h000000))) || ((&bi_32[30:23]) && (!(bi_32[22:0] == 23'h000000)))) || ((((&bi_31[30:23]) && (bi_31[22:0] == 23'h000000)) && (bi_32[30:0] == 31'h00000000)) || ((bi_31[30:0] == 31'h00000000) && ((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000))))) || ((&bi_33[30:23]) && (!(bi_33[22:0] == 23'h000000)))) || (((((&bi_31[30:23]) && (bi_31[22:0] == 23'h000000)) || ((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000))) && ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))) && ((bi_31[31] ^ bi_32[31]) != bi_33[31]))), (((&bi_31[30:23]) && (!(bi_31[22:0] == 23'h000000))) ? (bi_31 | 32'h00400000) : (((&bi_32[30:23]) && (!(bi_32[22:0] == 23'h000000))) ? (bi_32 | 32'h00400000) : (((((&bi_31[30:23]) && (bi_31[22:0] == 23'h000000)) && (bi_32[30:0] == 31'h00000000)) || ((bi_31[30:0] == 31'h00000000) && ((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_33[30:23]) && (!(bi_33[22:0] == 23'h000000))) ? (bi_33 | 32'h00400000) : ((((((&bi_31[30:23]) && (bi_31[22:0] == 23'h000000)) || ((&bi_32[30:23]) && (bi_32[22:0] == 23'h000000))) && ((&bi_33[30:23]) && (bi_33[22:0] == 23'h000000))) && ((bi_31[31] ^ bi_32[31]) != bi_33[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_40 = (pd_39[32] ? pd_39[31:0] : bi_30);
+    assign w_41 = {32'h00000000, c_base};
+    assign pw_42 = (w_41 + pw_25);
+    assign pld_43 = c_ld_resp_data;
+    assign pw_45 = (pv_44 ^ 32'h80000000);
+    assign go_46 = (p3_slot == 3'h4);
 
     ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_47),
-        .a(pw_46),
-        .b(w_21),
-        .c(pld_44),
+        .in_valid(go_46),
+        .a(pw_45),
+        .b(w_20),
+        .c(pld_43),
         .out_valid(p3u4_fp_fma_valid),
         .result(p3u4_fp_fma_result)
     );
-    assign bi_48 = p3u4_fp_fma_result;
-    assign bi_49 = pw_46;
-    assign bi_50 = w_21;
-    assign bi_51 = pld_44;
-    assign fov_52 = {((((((&bi_49[30:23]) && (!(bi_49[22:0] == 23'h000000))) || ((&bi_50[30:23]) && (!(bi_50[22:0] == 23'h000000)))) || ((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) && (bi_50[30:0] == 31'h00000000)) || ((bi_49[30:0] == 31'h00000000) && ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))))) || ((&bi_51[30:23]) && (!(bi_51[22:0] == 23'h000000)))) || (((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) || ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))) && ((&bi_51[30:23]) && (bi_51[22:0] == 23'h000000))) && ((bi_49[31] ^ bi_50[31]) != bi_51[31]))), (((&bi_49[30:23]) && (!(bi_49[22:0] == 23'h000000))) ? (bi_49 | 32'h00400000) : (((&bi_50[30:23]) && (!(bi_50[22:0] == 23'h000000))) ? (bi_50 | 32'h00400000) : (((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) && (bi_50[30:0] == 31'h00000000)) || ((bi_49[30:0] == 31'h00000000) && ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_51[30:23]) && (!(bi_51[22:0] == 23'h000000))) ? (bi_51 | 32'h00400000) : ((((((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)) || ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))) && ((&bi_51[30:23]) && (bi_51[22:0] == 23'h000000))) && ((bi_49[31] ^ bi_50[31]) != bi_51[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_58 = (pd_57[32] ? pd_57[31:0] : bi_48);
-    assign pv_59 = v6_i;
-    assign w_60 = 32'h00000001;
-    assign pw_61 = (pv_59 + w_60);
-    assign pv_20 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_41 : v4_u);
-    assign pv_45 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_58 : v5_v);
-    assign p3_stall = ((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && (!x_ld_req_ready)) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!x_ld_resp_valid))) || (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && (!c_ld_req_ready))) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!c_ld_resp_valid)));
-    assign w_62 = v2_d;
-    assign w_63 = v7_d_1;
+    assign bi_47 = p3u4_fp_fma_result;
+    assign bi_48 = pw_45;
+    assign bi_49 = w_20;
+    assign bi_50 = pld_43;
+    assign fov_51 = {((((((&bi_48[30:23]) && (!(bi_48[22:0] == 23'h000000))) || ((&bi_49[30:23]) && (!(bi_49[22:0] == 23'h000000)))) || ((((&bi_48[30:23]) && (bi_48[22:0] == 23'h000000)) && (bi_49[30:0] == 31'h00000000)) || ((bi_48[30:0] == 31'h00000000) && ((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000))))) || ((&bi_50[30:23]) && (!(bi_50[22:0] == 23'h000000)))) || (((((&bi_48[30:23]) && (bi_48[22:0] == 23'h000000)) || ((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000))) && ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))) && ((bi_48[31] ^ bi_49[31]) != bi_50[31]))), (((&bi_48[30:23]) && (!(bi_48[22:0] == 23'h000000))) ? (bi_48 | 32'h00400000) : (((&bi_49[30:23]) && (!(bi_49[22:0] == 23'h000000))) ? (bi_49 | 32'h00400000) : (((((&bi_48[30:23]) && (bi_48[22:0] == 23'h000000)) && (bi_49[30:0] == 31'h00000000)) || ((bi_48[30:0] == 31'h00000000) && ((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_50[30:23]) && (!(bi_50[22:0] == 23'h000000))) ? (bi_50 | 32'h00400000) : ((((((&bi_48[30:23]) && (bi_48[22:0] == 23'h000000)) || ((&bi_49[30:23]) && (bi_49[22:0] == 23'h000000))) && ((&bi_50[30:23]) && (bi_50[22:0] == 23'h000000))) && ((bi_48[31] ^ bi_49[31]) != bi_50[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_57 = (pd_56[32] ? pd_56[31:0] : bi_47);
+    assign pv_58 = v6_i;
+    assign w_59 = 32'h00000001;
+    assign pw_60 = (pv_58 + w_59);
+    assign pv_19 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_40 : v4_u);
+    assign pv_44 = ((p3_valid[9] && (p3_slot == 3'h4)) ? pw_57 : v5_v);
+    assign p3_stall = ((((((p3_valid[0] && (p3_slot == 3'h0)) && pw_18) && (!x_ld_req_ready)) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!x_ld_resp_valid))) || (((p3_valid[0] && (p3_slot == 3'h0)) && pw_18) && (!c_ld_req_ready))) || ((p3_valid[8] && (p3_slot == 3'h4)) && (!c_ld_resp_valid)));
+    assign w_61 = v2_d;
+    assign w_62 = v7_d_1;
 
     ohls_fp_add u6_fp_add (
         .clk(clk),
@@ -478,192 +476,192 @@ module mad_recurrence_datapath (
         .out_valid(u6_fp_add_valid),
         .result(u6_fp_add_result)
     );
-    assign fnan_64 = u6_fp_add_result;
-    assign fov_65 = {((((&w_62[30:23]) && (!(w_62[22:0] == 23'h000000))) || ((&w_63[30:23]) && (!(w_63[22:0] == 23'h000000)))) || ((((&w_62[30:23]) && (w_62[22:0] == 23'h000000)) && ((&w_63[30:23]) && (w_63[22:0] == 23'h000000))) && (!(w_62[31] == w_63[31])))), (((&w_62[30:23]) && (!(w_62[22:0] == 23'h000000))) ? (w_62 | 32'h00400000) : (((&w_63[30:23]) && (!(w_63[22:0] == 23'h000000))) ? (w_63 | 32'h00400000) : (((((&w_62[30:23]) && (w_62[22:0] == 23'h000000)) && ((&w_63[30:23]) && (w_63[22:0] == 23'h000000))) && (!(w_62[31] == w_63[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_67 = v8_d_2;
-    assign fnan_69 = u6_fp_add_result;
-    assign fov_70 = {((((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) || ((&q_68[30:23]) && (!(q_68[22:0] == 23'h000000)))) || ((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&q_68[30:23]) && (q_68[22:0] == 23'h000000))) && (!(r_66[31] == q_68[31])))), (((&r_66[30:23]) && (!(r_66[22:0] == 23'h000000))) ? (r_66 | 32'h00400000) : (((&q_68[30:23]) && (!(q_68[22:0] == 23'h000000))) ? (q_68 | 32'h00400000) : (((((&r_66[30:23]) && (r_66[22:0] == 23'h000000)) && ((&q_68[30:23]) && (q_68[22:0] == 23'h000000))) && (!(r_66[31] == q_68[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_72 = v9_d_3;
-    assign fnan_74 = u6_fp_add_result;
-    assign fov_75 = {((((&r_71[30:23]) && (!(r_71[22:0] == 23'h000000))) || ((&q_73[30:23]) && (!(q_73[22:0] == 23'h000000)))) || ((((&r_71[30:23]) && (r_71[22:0] == 23'h000000)) && ((&q_73[30:23]) && (q_73[22:0] == 23'h000000))) && (!(r_71[31] == q_73[31])))), (((&r_71[30:23]) && (!(r_71[22:0] == 23'h000000))) ? (r_71 | 32'h00400000) : (((&q_73[30:23]) && (!(q_73[22:0] == 23'h000000))) ? (q_73 | 32'h00400000) : (((((&r_71[30:23]) && (r_71[22:0] == 23'h000000)) && ((&q_73[30:23]) && (q_73[22:0] == 23'h000000))) && (!(r_71[31] == q_73[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_77 = v10_d_4;
-    assign fnan_79 = u6_fp_add_result;
-    assign fov_80 = {((((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) || ((&q_78[30:23]) && (!(q_78[22:0] == 23'h000000)))) || ((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&q_78[30:23]) && (q_78[22:0] == 23'h000000))) && (!(r_76[31] == q_78[31])))), (((&r_76[30:23]) && (!(r_76[22:0] == 23'h000000))) ? (r_76 | 32'h00400000) : (((&q_78[30:23]) && (!(q_78[22:0] == 23'h000000))) ? (q_78 | 32'h00400000) : (((((&r_76[30:23]) && (r_76[22:0] == 23'h000000)) && ((&q_78[30:23]) && (q_78[22:0] == 23'h000000))) && (!(r_76[31] == q_78[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_82 = v11_d_5;
-    assign fnan_84 = u6_fp_add_result;
-    assign fov_85 = {((((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000))) || ((&q_83[30:23]) && (!(q_83[22:0] == 23'h000000)))) || ((((&r_81[30:23]) && (r_81[22:0] == 23'h000000)) && ((&q_83[30:23]) && (q_83[22:0] == 23'h000000))) && (!(r_81[31] == q_83[31])))), (((&r_81[30:23]) && (!(r_81[22:0] == 23'h000000))) ? (r_81 | 32'h00400000) : (((&q_83[30:23]) && (!(q_83[22:0] == 23'h000000))) ? (q_83 | 32'h00400000) : (((((&r_81[30:23]) && (r_81[22:0] == 23'h000000)) && ((&q_83[30:23]) && (q_83[22:0] == 23'h000000))) && (!(r_81[31] == q_83[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_87 = v12_d_6;
-    assign fnan_89 = u6_fp_add_result;
-    assign fov_90 = {((((&r_86[30:23]) && (!(r_86[22:0] == 23'h000000))) || ((&q_88[30:23]) && (!(q_88[22:0] == 23'h000000)))) || ((((&r_86[30:23]) && (r_86[22:0] == 23'h000000)) && ((&q_88[30:23]) && (q_88[22:0] == 23'h000000))) && (!(r_86[31] == q_88[31])))), (((&r_86[30:23]) && (!(r_86[22:0] == 23'h000000))) ? (r_86 | 32'h00400000) : (((&q_88[30:23]) && (!(q_88[22:0] == 23'h000000))) ? (q_88 | 32'h00400000) : (((((&r_86[30:23]) && (r_86[22:0] == 23'h000000)) && ((&q_88[30:23]) && (q_88[22:0] == 23'h000000))) && (!(r_86[31] == q_88[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_92 = v13_d_7;
-    assign fnan_94 = u6_fp_add_result;
-    assign fov_95 = {((((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) || ((&q_93[30:23]) && (!(q_93[22:0] == 23'h000000)))) || ((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&q_93[30:23]) && (q_93[22:0] == 23'h000000))) && (!(r_91[31] == q_93[31])))), (((&r_91[30:23]) && (!(r_91[22:0] == 23'h000000))) ? (r_91 | 32'h00400000) : (((&q_93[30:23]) && (!(q_93[22:0] == 23'h000000))) ? (q_93 | 32'h00400000) : (((((&r_91[30:23]) && (r_91[22:0] == 23'h000000)) && ((&q_93[30:23]) && (q_93[22:0] == 23'h000000))) && (!(r_91[31] == q_93[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_97 = {32'h00000000, out_base};
-    assign w_98 = 64'h0000000000000004;
-    assign w_99 = (w_97 + w_98);
-    assign w_100 = {32'h00000000, x_base};
-    assign v_102 = ld_101[31:0];
-    assign w_103 = {32'h00000000, c_base};
-    assign v_105 = ld_104[31:0];
+    assign fnan_63 = u6_fp_add_result;
+    assign fov_64 = {((((&w_61[30:23]) && (!(w_61[22:0] == 23'h000000))) || ((&w_62[30:23]) && (!(w_62[22:0] == 23'h000000)))) || ((((&w_61[30:23]) && (w_61[22:0] == 23'h000000)) && ((&w_62[30:23]) && (w_62[22:0] == 23'h000000))) && (!(w_61[31] == w_62[31])))), (((&w_61[30:23]) && (!(w_61[22:0] == 23'h000000))) ? (w_61 | 32'h00400000) : (((&w_62[30:23]) && (!(w_62[22:0] == 23'h000000))) ? (w_62 | 32'h00400000) : (((((&w_61[30:23]) && (w_61[22:0] == 23'h000000)) && ((&w_62[30:23]) && (w_62[22:0] == 23'h000000))) && (!(w_61[31] == w_62[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_66 = v8_d_2;
+    assign fnan_68 = u6_fp_add_result;
+    assign fov_69 = {((((&r_65[30:23]) && (!(r_65[22:0] == 23'h000000))) || ((&q_67[30:23]) && (!(q_67[22:0] == 23'h000000)))) || ((((&r_65[30:23]) && (r_65[22:0] == 23'h000000)) && ((&q_67[30:23]) && (q_67[22:0] == 23'h000000))) && (!(r_65[31] == q_67[31])))), (((&r_65[30:23]) && (!(r_65[22:0] == 23'h000000))) ? (r_65 | 32'h00400000) : (((&q_67[30:23]) && (!(q_67[22:0] == 23'h000000))) ? (q_67 | 32'h00400000) : (((((&r_65[30:23]) && (r_65[22:0] == 23'h000000)) && ((&q_67[30:23]) && (q_67[22:0] == 23'h000000))) && (!(r_65[31] == q_67[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_71 = v9_d_3;
+    assign fnan_73 = u6_fp_add_result;
+    assign fov_74 = {((((&r_70[30:23]) && (!(r_70[22:0] == 23'h000000))) || ((&q_72[30:23]) && (!(q_72[22:0] == 23'h000000)))) || ((((&r_70[30:23]) && (r_70[22:0] == 23'h000000)) && ((&q_72[30:23]) && (q_72[22:0] == 23'h000000))) && (!(r_70[31] == q_72[31])))), (((&r_70[30:23]) && (!(r_70[22:0] == 23'h000000))) ? (r_70 | 32'h00400000) : (((&q_72[30:23]) && (!(q_72[22:0] == 23'h000000))) ? (q_72 | 32'h00400000) : (((((&r_70[30:23]) && (r_70[22:0] == 23'h000000)) && ((&q_72[30:23]) && (q_72[22:0] == 23'h000000))) && (!(r_70[31] == q_72[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_76 = v10_d_4;
+    assign fnan_78 = u6_fp_add_result;
+    assign fov_79 = {((((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) || ((&q_77[30:23]) && (!(q_77[22:0] == 23'h000000)))) || ((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&q_77[30:23]) && (q_77[22:0] == 23'h000000))) && (!(r_75[31] == q_77[31])))), (((&r_75[30:23]) && (!(r_75[22:0] == 23'h000000))) ? (r_75 | 32'h00400000) : (((&q_77[30:23]) && (!(q_77[22:0] == 23'h000000))) ? (q_77 | 32'h00400000) : (((((&r_75[30:23]) && (r_75[22:0] == 23'h000000)) && ((&q_77[30:23]) && (q_77[22:0] == 23'h000000))) && (!(r_75[31] == q_77[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_81 = v11_d_5;
+    assign fnan_83 = u6_fp_add_result;
+    assign fov_84 = {((((&r_80[30:23]) && (!(r_80[22:0] == 23'h000000))) || ((&q_82[30:23]) && (!(q_82[22:0] == 23'h000000)))) || ((((&r_80[30:23]) && (r_80[22:0] == 23'h000000)) && ((&q_82[30:23]) && (q_82[22:0] == 23'h000000))) && (!(r_80[31] == q_82[31])))), (((&r_80[30:23]) && (!(r_80[22:0] == 23'h000000))) ? (r_80 | 32'h00400000) : (((&q_82[30:23]) && (!(q_82[22:0] == 23'h000000))) ? (q_82 | 32'h00400000) : (((((&r_80[30:23]) && (r_80[22:0] == 23'h000000)) && ((&q_82[30:23]) && (q_82[22:0] == 23'h000000))) && (!(r_80[31] == q_82[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_86 = v12_d_6;
+    assign fnan_88 = u6_fp_add_result;
+    assign fov_89 = {((((&r_85[30:23]) && (!(r_85[22:0] == 23'h000000))) || ((&q_87[30:23]) && (!(q_87[22:0] == 23'h000000)))) || ((((&r_85[30:23]) && (r_85[22:0] == 23'h000000)) && ((&q_87[30:23]) && (q_87[22:0] == 23'h000000))) && (!(r_85[31] == q_87[31])))), (((&r_85[30:23]) && (!(r_85[22:0] == 23'h000000))) ? (r_85 | 32'h00400000) : (((&q_87[30:23]) && (!(q_87[22:0] == 23'h000000))) ? (q_87 | 32'h00400000) : (((((&r_85[30:23]) && (r_85[22:0] == 23'h000000)) && ((&q_87[30:23]) && (q_87[22:0] == 23'h000000))) && (!(r_85[31] == q_87[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_91 = v13_d_7;
+    assign fnan_93 = u6_fp_add_result;
+    assign fov_94 = {((((&r_90[30:23]) && (!(r_90[22:0] == 23'h000000))) || ((&q_92[30:23]) && (!(q_92[22:0] == 23'h000000)))) || ((((&r_90[30:23]) && (r_90[22:0] == 23'h000000)) && ((&q_92[30:23]) && (q_92[22:0] == 23'h000000))) && (!(r_90[31] == q_92[31])))), (((&r_90[30:23]) && (!(r_90[22:0] == 23'h000000))) ? (r_90 | 32'h00400000) : (((&q_92[30:23]) && (!(q_92[22:0] == 23'h000000))) ? (q_92 | 32'h00400000) : (((((&r_90[30:23]) && (r_90[22:0] == 23'h000000)) && ((&q_92[30:23]) && (q_92[22:0] == 23'h000000))) && (!(r_90[31] == q_92[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_96 = {32'h00000000, out_base};
+    assign w_97 = 64'h0000000000000004;
+    assign w_98 = (w_96 + w_97);
+    assign w_99 = {32'h00000000, x_base};
+    assign v_101 = ld_100[31:0];
+    assign w_102 = {32'h00000000, c_base};
+    assign v_104 = ld_103[31:0];
 
     ohls_fp_mul u7_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_106),
-        .a(v_102),
-        .b(v_105),
+        .in_valid(go_105),
+        .a(v_101),
+        .b(v_104),
         .out_valid(u7_fp_mul_valid),
         .result(u7_fp_mul_result)
     );
-    assign fnan_107 = u7_fp_mul_result;
-    assign fov_108 = {((((&v_102[30:23]) && (!(v_102[22:0] == 23'h000000))) || ((&v_105[30:23]) && (!(v_105[22:0] == 23'h000000)))) || ((((&v_102[30:23]) && (v_102[22:0] == 23'h000000)) && (v_105[30:0] == 31'h00000000)) || ((v_102[30:0] == 31'h00000000) && ((&v_105[30:23]) && (v_105[22:0] == 23'h000000))))), (((&v_102[30:23]) && (!(v_102[22:0] == 23'h000000))) ? (v_102 | 32'h00400000) : (((&v_105[30:23]) && (!(v_105[22:0] == 23'h000000))) ? (v_105 | 32'h00400000) : (((((&v_102[30:23]) && (v_102[22:0] == 23'h000000)) && (v_105[30:0] == 31'h00000000)) || ((v_102[30:0] == 31'h00000000) && ((&v_105[30:23]) && (v_105[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_110 = (w_100 + w_98);
-    assign v_113 = ld_112[31:0];
-    assign fnan_114 = u6_fp_add_result;
-    assign fov_115 = {((((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) || ((&v_113[30:23]) && (!(v_113[22:0] == 23'h000000)))) || ((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&v_113[30:23]) && (v_113[22:0] == 23'h000000))) && (!(r_109[31] == v_113[31])))), (((&r_109[30:23]) && (!(r_109[22:0] == 23'h000000))) ? (r_109 | 32'h00400000) : (((&v_113[30:23]) && (!(v_113[22:0] == 23'h000000))) ? (v_113 | 32'h00400000) : (((((&r_109[30:23]) && (r_109[22:0] == 23'h000000)) && ((&v_113[30:23]) && (v_113[22:0] == 23'h000000))) && (!(r_109[31] == v_113[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_118 = 32'h3f800000;
+    assign fnan_106 = u7_fp_mul_result;
+    assign fov_107 = {((((&v_101[30:23]) && (!(v_101[22:0] == 23'h000000))) || ((&v_104[30:23]) && (!(v_104[22:0] == 23'h000000)))) || ((((&v_101[30:23]) && (v_101[22:0] == 23'h000000)) && (v_104[30:0] == 31'h00000000)) || ((v_101[30:0] == 31'h00000000) && ((&v_104[30:23]) && (v_104[22:0] == 23'h000000))))), (((&v_101[30:23]) && (!(v_101[22:0] == 23'h000000))) ? (v_101 | 32'h00400000) : (((&v_104[30:23]) && (!(v_104[22:0] == 23'h000000))) ? (v_104 | 32'h00400000) : (((((&v_101[30:23]) && (v_101[22:0] == 23'h000000)) && (v_104[30:0] == 31'h00000000)) || ((v_101[30:0] == 31'h00000000) && ((&v_104[30:23]) && (v_104[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_109 = (w_99 + w_97);
+    assign v_112 = ld_111[31:0];
+    assign fnan_113 = u6_fp_add_result;
+    assign fov_114 = {((((&r_108[30:23]) && (!(r_108[22:0] == 23'h000000))) || ((&v_112[30:23]) && (!(v_112[22:0] == 23'h000000)))) || ((((&r_108[30:23]) && (r_108[22:0] == 23'h000000)) && ((&v_112[30:23]) && (v_112[22:0] == 23'h000000))) && (!(r_108[31] == v_112[31])))), (((&r_108[30:23]) && (!(r_108[22:0] == 23'h000000))) ? (r_108 | 32'h00400000) : (((&v_112[30:23]) && (!(v_112[22:0] == 23'h000000))) ? (v_112 | 32'h00400000) : (((((&r_108[30:23]) && (r_108[22:0] == 23'h000000)) && ((&v_112[30:23]) && (v_112[22:0] == 23'h000000))) && (!(r_108[31] == v_112[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_117 = 32'h3f800000;
+    assign w_118 = 32'h00000000;
     assign w_119 = 32'h00000000;
-    assign w_120 = 32'h00000000;
     assign p2_en = (!p2_stall);
-    assign pv_121 = v3_i;
-    assign w_122 = arg_n;
-    assign pw_123 = ((pv_121 ^ 32'h80000000) < (w_122 ^ 32'h80000000));
-    assign w_125 = {32'h00000000, x_base};
-    assign pv_126 = v3_i;
-    assign pw_127 = {{32{pv_126[31]}}, pv_126[31:0]};
-    assign w_128 = 64'h0000000000000004;
-    assign pw_129 = $unsigned($signed(pw_127) * $signed(w_128));
-    assign pw_130 = (w_125 + pw_129);
-    assign pld_131 = x_ld_resp_data;
-    assign w_132 = {32'h00000000, c_base};
-    assign pw_133 = (w_132 + pw_129);
-    assign pld_134 = c_ld_resp_data;
-    assign go_135 = 1'h1;
+    assign pv_120 = v3_i;
+    assign w_121 = arg_n;
+    assign pw_122 = ((pv_120 ^ 32'h80000000) < (w_121 ^ 32'h80000000));
+    assign w_124 = {32'h00000000, x_base};
+    assign pv_125 = v3_i;
+    assign pw_126 = {{32{pv_125[31]}}, pv_125[31:0]};
+    assign w_127 = 64'h0000000000000004;
+    assign pw_128 = $unsigned($signed(pw_126) * $signed(w_127));
+    assign pw_129 = (w_124 + pw_128);
+    assign pld_130 = x_ld_resp_data;
+    assign w_131 = {32'h00000000, c_base};
+    assign pw_132 = (w_131 + pw_128);
+    assign pld_133 = c_ld_resp_data;
+    assign go_134 = 1'h1;
 
     ohls_fp_mul p2u1_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_135),
-        .a(pld_131),
-        .b(pld_134),
+        .in_valid(go_134),
+        .a(pld_130),
+        .b(pld_133),
         .out_valid(p2u1_fp_mul_valid),
         .result(p2u1_fp_mul_result)
     );
-    assign fnan_136 = p2u1_fp_mul_result;
-    assign fov_137 = {((((&pld_131[30:23]) && (!(pld_131[22:0] == 23'h000000))) || ((&pld_134[30:23]) && (!(pld_134[22:0] == 23'h000000)))) || ((((&pld_131[30:23]) && (pld_131[22:0] == 23'h000000)) && (pld_134[30:0] == 31'h00000000)) || ((pld_131[30:0] == 31'h00000000) && ((&pld_134[30:23]) && (pld_134[22:0] == 23'h000000))))), (((&pld_131[30:23]) && (!(pld_131[22:0] == 23'h000000))) ? (pld_131 | 32'h00400000) : (((&pld_134[30:23]) && (!(pld_134[22:0] == 23'h000000))) ? (pld_134 | 32'h00400000) : (((((&pld_131[30:23]) && (pld_131[22:0] == 23'h000000)) && (pld_134[30:0] == 31'h00000000)) || ((pld_131[30:0] == 31'h00000000) && ((&pld_134[30:23]) && (pld_134[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_142 = (pd_141[32] ? pd_141[31:0] : fnan_136);
-    assign go_145 = 1'h1;
+    assign fnan_135 = p2u1_fp_mul_result;
+    assign fov_136 = {((((&pld_130[30:23]) && (!(pld_130[22:0] == 23'h000000))) || ((&pld_133[30:23]) && (!(pld_133[22:0] == 23'h000000)))) || ((((&pld_130[30:23]) && (pld_130[22:0] == 23'h000000)) && (pld_133[30:0] == 31'h00000000)) || ((pld_130[30:0] == 31'h00000000) && ((&pld_133[30:23]) && (pld_133[22:0] == 23'h000000))))), (((&pld_130[30:23]) && (!(pld_130[22:0] == 23'h000000))) ? (pld_130 | 32'h00400000) : (((&pld_133[30:23]) && (!(pld_133[22:0] == 23'h000000))) ? (pld_133 | 32'h00400000) : (((((&pld_130[30:23]) && (pld_130[22:0] == 23'h000000)) && (pld_133[30:0] == 31'h00000000)) || ((pld_130[30:0] == 31'h00000000) && ((&pld_133[30:23]) && (pld_133[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_141 = (pd_140[32] ? pd_140[31:0] : fnan_135);
+    assign go_144 = 1'h1;
 
     ohls_fp_add p2u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_145),
-        .a(pq_144),
-        .b(pw_142),
+        .in_valid(go_144),
+        .a(pq_143),
+        .b(pw_141),
         .sub(1'h0),
         .out_valid(p2u2_fp_add_valid),
         .result(p2u2_fp_add_result)
     );
-    assign fnan_146 = p2u2_fp_add_result;
-    assign fov_147 = {((((&pq_144[30:23]) && (!(pq_144[22:0] == 23'h000000))) || ((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000)))) || ((((&pq_144[30:23]) && (pq_144[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pq_144[31] == pw_142[31])))), (((&pq_144[30:23]) && (!(pq_144[22:0] == 23'h000000))) ? (pq_144 | 32'h00400000) : (((&pw_142[30:23]) && (!(pw_142[22:0] == 23'h000000))) ? (pw_142 | 32'h00400000) : (((((&pq_144[30:23]) && (pq_144[22:0] == 23'h000000)) && ((&pw_142[30:23]) && (pw_142[22:0] == 23'h000000))) && (!(pq_144[31] == pw_142[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_154 = (pd_153[32] ? pd_153[31:0] : fnan_146);
-    assign pv_162 = v3_i;
-    assign w_163 = 32'h00000001;
-    assign pw_164 = (pv_162 + w_163);
-    assign pv_124 = ((p2_valid[47] && 1'h1) ? pv_155 : v2_d);
-    assign pv_155 = ((p2_valid[48] && 1'h1) ? pv_156 : v7_d_1);
-    assign pv_156 = ((p2_valid[49] && 1'h1) ? pv_157 : v8_d_2);
-    assign pv_157 = ((p2_valid[50] && 1'h1) ? pv_158 : v9_d_3);
-    assign pv_158 = ((p2_valid[51] && 1'h1) ? pv_159 : v10_d_4);
-    assign pv_159 = ((p2_valid[52] && 1'h1) ? pv_160 : v11_d_5);
-    assign pv_160 = ((p2_valid[53] && 1'h1) ? pv_161 : v12_d_6);
-    assign pv_161 = ((p2_valid[54] && 1'h1) ? pw_154 : v13_d_7);
-    assign p2_stall = ((((((p2_valid[0] && 1'h1) && pw_123) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_123) && (!c_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!c_ld_resp_valid)));
+    assign fnan_145 = p2u2_fp_add_result;
+    assign fov_146 = {((((&pq_143[30:23]) && (!(pq_143[22:0] == 23'h000000))) || ((&pw_141[30:23]) && (!(pw_141[22:0] == 23'h000000)))) || ((((&pq_143[30:23]) && (pq_143[22:0] == 23'h000000)) && ((&pw_141[30:23]) && (pw_141[22:0] == 23'h000000))) && (!(pq_143[31] == pw_141[31])))), (((&pq_143[30:23]) && (!(pq_143[22:0] == 23'h000000))) ? (pq_143 | 32'h00400000) : (((&pw_141[30:23]) && (!(pw_141[22:0] == 23'h000000))) ? (pw_141 | 32'h00400000) : (((((&pq_143[30:23]) && (pq_143[22:0] == 23'h000000)) && ((&pw_141[30:23]) && (pw_141[22:0] == 23'h000000))) && (!(pq_143[31] == pw_141[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_153 = (pd_152[32] ? pd_152[31:0] : fnan_145);
+    assign pv_161 = v3_i;
+    assign w_162 = 32'h00000001;
+    assign pw_163 = (pv_161 + w_162);
+    assign pv_123 = ((p2_valid[47] && 1'h1) ? pv_154 : v2_d);
+    assign pv_154 = ((p2_valid[48] && 1'h1) ? pv_155 : v7_d_1);
+    assign pv_155 = ((p2_valid[49] && 1'h1) ? pv_156 : v8_d_2);
+    assign pv_156 = ((p2_valid[50] && 1'h1) ? pv_157 : v9_d_3);
+    assign pv_157 = ((p2_valid[51] && 1'h1) ? pv_158 : v10_d_4);
+    assign pv_158 = ((p2_valid[52] && 1'h1) ? pv_159 : v11_d_5);
+    assign pv_159 = ((p2_valid[53] && 1'h1) ? pv_160 : v12_d_6);
+    assign pv_160 = ((p2_valid[54] && 1'h1) ? pw_153 : v13_d_7);
+    assign p2_stall = ((((((p2_valid[0] && 1'h1) && pw_122) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_122) && (!c_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!c_ld_resp_valid)));
+    assign w_164 = 32'h00000000;
     assign w_165 = 32'h00000000;
-    assign w_166 = 32'h00000000;
-    assign w_167 = 32'h80000000;
-    assign w_168 = v1_i;
-    assign w_169 = arg_n;
-    assign w_170 = ((w_168 ^ 32'h80000000) < (w_169 ^ 32'h80000000));
-    assign w_172 = v1_i;
-    assign w_173 = 32'h00000001;
-    assign w_174 = (w_172 + w_173);
-    assign w_175 = v0_s;
-    assign w_176 = arg_a;
-    assign w_177 = {32'h00000000, x_base};
-    assign w_178 = v1_i;
-    assign w_179 = {{32{w_178[31]}}, w_178[31:0]};
-    assign w_180 = 64'h0000000000000004;
-    assign w_181 = $unsigned($signed(w_179) * $signed(w_180));
-    assign w_182 = (w_177 + w_181);
-    assign v_184 = ld_183[31:0];
+    assign w_166 = 32'h80000000;
+    assign w_167 = v1_i;
+    assign w_168 = arg_n;
+    assign w_169 = ((w_167 ^ 32'h80000000) < (w_168 ^ 32'h80000000));
+    assign w_171 = v1_i;
+    assign w_172 = 32'h00000001;
+    assign w_173 = (w_171 + w_172);
+    assign w_174 = v0_s;
+    assign w_175 = arg_a;
+    assign w_176 = {32'h00000000, x_base};
+    assign w_177 = v1_i;
+    assign w_178 = {{32{w_177[31]}}, w_177[31:0]};
+    assign w_179 = 64'h0000000000000004;
+    assign w_180 = $unsigned($signed(w_178) * $signed(w_179));
+    assign w_181 = (w_176 + w_180);
+    assign v_183 = ld_182[31:0];
 
     ohls_fp_fma u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(1'h1),
-        .in_valid(go_186),
-        .a(q_185),
-        .b(w_176),
-        .c(v_184),
+        .in_valid(go_185),
+        .a(q_184),
+        .b(w_175),
+        .c(v_183),
         .out_valid(u5_fp_fma_valid),
         .result(u5_fp_fma_result)
     );
-    assign bi_187 = u5_fp_fma_result;
-    assign bi_188 = q_185;
-    assign bi_189 = w_176;
-    assign bi_190 = v_184;
-    assign fov_191 = {((((((&bi_188[30:23]) && (!(bi_188[22:0] == 23'h000000))) || ((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000)))) || ((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) && (bi_189[30:0] == 31'h00000000)) || ((bi_188[30:0] == 31'h00000000) && ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))))) || ((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000)))) || (((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) || ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((bi_188[31] ^ bi_189[31]) != bi_190[31]))), (((&bi_188[30:23]) && (!(bi_188[22:0] == 23'h000000))) ? (bi_188 | 32'h00400000) : (((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000))) ? (bi_189 | 32'h00400000) : (((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) && (bi_189[30:0] == 31'h00000000)) || ((bi_188[30:0] == 31'h00000000) && ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_190[30:23]) && (!(bi_190[22:0] == 23'h000000))) ? (bi_190 | 32'h00400000) : ((((((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)) || ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))) && ((&bi_190[30:23]) && (bi_190[22:0] == 23'h000000))) && ((bi_188[31] ^ bi_189[31]) != bi_190[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign w_193 = {32'h00000000, y_base};
-    assign w_194 = (w_193 + w_181);
+    assign bi_186 = u5_fp_fma_result;
+    assign bi_187 = q_184;
+    assign bi_188 = w_175;
+    assign bi_189 = v_183;
+    assign fov_190 = {((((((&bi_187[30:23]) && (!(bi_187[22:0] == 23'h000000))) || ((&bi_188[30:23]) && (!(bi_188[22:0] == 23'h000000)))) || ((((&bi_187[30:23]) && (bi_187[22:0] == 23'h000000)) && (bi_188[30:0] == 31'h00000000)) || ((bi_187[30:0] == 31'h00000000) && ((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000))))) || ((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000)))) || (((((&bi_187[30:23]) && (bi_187[22:0] == 23'h000000)) || ((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000))) && ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))) && ((bi_187[31] ^ bi_188[31]) != bi_189[31]))), (((&bi_187[30:23]) && (!(bi_187[22:0] == 23'h000000))) ? (bi_187 | 32'h00400000) : (((&bi_188[30:23]) && (!(bi_188[22:0] == 23'h000000))) ? (bi_188 | 32'h00400000) : (((((&bi_187[30:23]) && (bi_187[22:0] == 23'h000000)) && (bi_188[30:0] == 31'h00000000)) || ((bi_187[30:0] == 31'h00000000) && ((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_189[30:23]) && (!(bi_189[22:0] == 23'h000000))) ? (bi_189 | 32'h00400000) : ((((((&bi_187[30:23]) && (bi_187[22:0] == 23'h000000)) || ((&bi_188[30:23]) && (bi_188[22:0] == 23'h000000))) && ((&bi_189[30:23]) && (bi_189[22:0] == 23'h000000))) && ((bi_187[31] ^ bi_188[31]) != bi_189[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign w_192 = {32'h00000000, y_base};
+    assign w_193 = (w_192 + w_180);
     assign p1_en = (!p1_stall);
-    assign pv_196 = v1_i;
-    assign w_197 = arg_n;
-    assign pw_198 = ((pv_196 ^ 32'h80000000) < (w_197 ^ 32'h80000000));
-    assign w_200 = arg_a;
-    assign w_201 = {32'h00000000, x_base};
-    assign pv_202 = v1_i;
-    assign pw_203 = {{32{pv_202[31]}}, pv_202[31:0]};
-    assign w_204 = 64'h0000000000000004;
-    assign pw_205 = $unsigned($signed(pw_203) * $signed(w_204));
-    assign pw_206 = (w_201 + pw_205);
-    assign pld_207 = x_ld_resp_data;
-    assign go_208 = (p1_slot == 3'h4);
+    assign pv_195 = v1_i;
+    assign w_196 = arg_n;
+    assign pw_197 = ((pv_195 ^ 32'h80000000) < (w_196 ^ 32'h80000000));
+    assign w_199 = arg_a;
+    assign w_200 = {32'h00000000, x_base};
+    assign pv_201 = v1_i;
+    assign pw_202 = {{32{pv_201[31]}}, pv_201[31:0]};
+    assign w_203 = 64'h0000000000000004;
+    assign pw_204 = $unsigned($signed(pw_202) * $signed(w_203));
+    assign pw_205 = (w_200 + pw_204);
+    assign pld_206 = x_ld_resp_data;
+    assign go_207 = (p1_slot == 3'h4);
 
     ohls_fp_fma p1u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p1_en),
-        .in_valid(go_208),
-        .a(pv_199),
-        .b(w_200),
-        .c(pld_207),
+        .in_valid(go_207),
+        .a(pv_198),
+        .b(w_199),
+        .c(pld_206),
         .out_valid(p1u0_fp_fma_valid),
         .result(p1u0_fp_fma_result)
     );
-    assign bi_209 = p1u0_fp_fma_result;
-    assign bi_210 = pv_199;
-    assign bi_211 = w_200;
-    assign bi_212 = pld_207;
-    assign fov_213 = {((((((&bi_210[30:23]) && (!(bi_210[22:0] == 23'h000000))) || ((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000)))) || ((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) && (bi_211[30:0] == 31'h00000000)) || ((bi_210[30:0] == 31'h00000000) && ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))))) || ((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000)))) || (((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) || ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((bi_210[31] ^ bi_211[31]) != bi_212[31]))), (((&bi_210[30:23]) && (!(bi_210[22:0] == 23'h000000))) ? (bi_210 | 32'h00400000) : (((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000))) ? (bi_211 | 32'h00400000) : (((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) && (bi_211[30:0] == 31'h00000000)) || ((bi_210[30:0] == 31'h00000000) && ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_212[30:23]) && (!(bi_212[22:0] == 23'h000000))) ? (bi_212 | 32'h00400000) : ((((((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)) || ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))) && ((&bi_212[30:23]) && (bi_212[22:0] == 23'h000000))) && ((bi_210[31] ^ bi_211[31]) != bi_212[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_219 = (pd_218[32] ? pd_218[31:0] : bi_209);
-    assign w_220 = {32'h00000000, y_base};
-    assign pw_221 = (w_220 + pw_205);
-    assign pv_232 = v1_i;
-    assign w_233 = 32'h00000001;
-    assign pw_234 = (pv_232 + w_233);
-    assign pv_199 = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_219 : v0_s);
-    assign p1_stall = (((((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) && (!x_ld_req_ready)) || ((p1_valid[8] && (p1_slot == 3'h4)) && (!x_ld_resp_valid))) || ((p1_valid[9] && (p1_slot == 3'h4)) && (!y_st_req_ready)));
+    assign bi_208 = p1u0_fp_fma_result;
+    assign bi_209 = pv_198;
+    assign bi_210 = w_199;
+    assign bi_211 = pld_206;
+    assign fov_212 = {((((((&bi_209[30:23]) && (!(bi_209[22:0] == 23'h000000))) || ((&bi_210[30:23]) && (!(bi_210[22:0] == 23'h000000)))) || ((((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000)) && (bi_210[30:0] == 31'h00000000)) || ((bi_209[30:0] == 31'h00000000) && ((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000))))) || ((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000)))) || (((((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000)) || ((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000))) && ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))) && ((bi_209[31] ^ bi_210[31]) != bi_211[31]))), (((&bi_209[30:23]) && (!(bi_209[22:0] == 23'h000000))) ? (bi_209 | 32'h00400000) : (((&bi_210[30:23]) && (!(bi_210[22:0] == 23'h000000))) ? (bi_210 | 32'h00400000) : (((((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000)) && (bi_210[30:0] == 31'h00000000)) || ((bi_209[30:0] == 31'h00000000) && ((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_211[30:23]) && (!(bi_211[22:0] == 23'h000000))) ? (bi_211 | 32'h00400000) : ((((((&bi_209[30:23]) && (bi_209[22:0] == 23'h000000)) || ((&bi_210[30:23]) && (bi_210[22:0] == 23'h000000))) && ((&bi_211[30:23]) && (bi_211[22:0] == 23'h000000))) && ((bi_209[31] ^ bi_210[31]) != bi_211[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_218 = (pd_217[32] ? pd_217[31:0] : bi_208);
+    assign w_219 = {32'h00000000, y_base};
+    assign pw_220 = (w_219 + pw_204);
+    assign pv_231 = v1_i;
+    assign w_232 = 32'h00000001;
+    assign pw_233 = (pv_231 + w_232);
+    assign pv_198 = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_218 : v0_s);
+    assign p1_stall = (((((p1_valid[0] && (p1_slot == 3'h0)) && pw_197) && (!x_ld_req_ready)) || ((p1_valid[8] && (p1_slot == 3'h4)) && (!x_ld_resp_valid))) || ((p1_valid[9] && (p1_slot == 3'h4)) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
+    assign w_234 = 32'h00000000;
     assign w_235 = 32'h00000000;
-    assign w_236 = 32'h00000000;
-    assign w_237 = 64'h0000000000000000;
+    assign w_236 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -721,14 +719,14 @@ module mad_recurrence_datapath (
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v14_lid_x <= w_7;
+            if ((state == 16'h0007)) v14_lid_x <= w_6;
             if ((state == 16'h0007)) state <= 16'h0003;
             if (((state == 16'h0008) && ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:34:5
             if (((state == 16'h0008) && (((state == 16'h0008) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:34:5
             if (((state == 16'h0008) && ((((state == 16'h0008) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_beat <= 8'h00;  // mad_recurrence.cl:34:5
             if (((state == 16'h0008) && ((((state == 16'h0008) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:34:5
+            if (((state == 16'h0008) && ((((state == 16'h0008) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) q_14 <= w_12;  // mad_recurrence.cl:34:5
             if (((state == 16'h0008) && ((((state == 16'h0008) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) q_15 <= w_13;  // mad_recurrence.cl:34:5
-            if (((state == 16'h0008) && ((((state == 16'h0008) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) q_16 <= w_14;  // mad_recurrence.cl:34:5
             if (((state == 16'h0008) && ((((state == 16'h0008) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h0009;  // mad_recurrence.cl:34:5
             if (((state == 16'h0009) && ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:35:5
             if (((state == 16'h0009) && (((state == 16'h0009) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:35:5
@@ -739,20 +737,20 @@ module mad_recurrence_datapath (
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p3_admit <= 1'h1;  // mad_recurrence.cl:30:5
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p3_slot <= 3'h0;  // mad_recurrence.cl:30:5
             if (((state == 16'h000a) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h000b;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && ((p3_slot == 3'h0) && p3_en))) p3_go <= pw_19;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_36 <= fov_35;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && ((p3_slot == 3'h0) && p3_en))) p3_go <= pw_18;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_35 <= fov_34;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_36 <= pd_35;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_37 <= pd_36;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_38 <= pd_37;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_39 <= pd_38;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_40 <= pd_39;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v4_u <= pw_41;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_53 <= fov_52;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v4_u <= pw_40;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_52 <= fov_51;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && p3_en)) pd_53 <= pd_52;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_54 <= pd_53;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_55 <= pd_54;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && p3_en)) pd_56 <= pd_55;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && p3_en)) pd_57 <= pd_56;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v5_v <= pw_58;  // mad_recurrence.cl:30:5
-            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en))) v6_i <= pw_61;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && ((p3_valid[9] && (p3_slot == 3'h4)) && p3_en))) v5_v <= pw_57;  // mad_recurrence.cl:30:5
+            if (((state == 16'h000b) && (((p3_valid[0] && (p3_slot == 3'h0)) && pw_18) && p3_en))) v6_i <= pw_60;  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_valid <= {p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && p3_go), (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0))};  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_drain <= ((p3_valid[0] && p3_go) ? 4'h9 : ((p3_drain == 4'h0) ? 4'h0 : (p3_drain - 4'h1)));  // mad_recurrence.cl:30:5
             if (((state == 16'h000b) && ((p3_slot == 3'h4) && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!p3_go))) || 1'h0));  // mad_recurrence.cl:30:5
@@ -760,42 +758,42 @@ module mad_recurrence_datapath (
             if (((state == 16'h000b) && (((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 4'h0)) && c_ld_idle) && x_ld_idle))) state <= 16'h0008;  // mad_recurrence.cl:30:5
             if (((state == 16'h000c) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h000c) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h000c) && u6_fp_add_valid)) v4_u <= w_118;
-            if (((state == 16'h000c) && u6_fp_add_valid)) v5_v <= w_119;
-            if (((state == 16'h000c) && u6_fp_add_valid)) v6_i <= w_120;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_68 <= w_67;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_73 <= w_72;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_78 <= w_77;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_83 <= w_82;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_88 <= w_87;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_93 <= w_92;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_111 <= w_110;
-            if (((state == 16'h000c) && u6_fp_add_valid)) q_117 <= w_99;
-            if (((state == 16'h000c) && u6_fp_add_valid)) r_66 <= (fov_65[32] ? fov_65[31:0] : fnan_64);
+            if (((state == 16'h000c) && u6_fp_add_valid)) v4_u <= w_117;
+            if (((state == 16'h000c) && u6_fp_add_valid)) v5_v <= w_118;
+            if (((state == 16'h000c) && u6_fp_add_valid)) v6_i <= w_119;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_67 <= w_66;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_72 <= w_71;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_77 <= w_76;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_82 <= w_81;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_87 <= w_86;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_92 <= w_91;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_110 <= w_109;
+            if (((state == 16'h000c) && u6_fp_add_valid)) q_116 <= w_98;
+            if (((state == 16'h000c) && u6_fp_add_valid)) r_65 <= (fov_64[32] ? fov_64[31:0] : fnan_63);
             if (((state == 16'h000c) && u6_fp_add_valid)) state <= 16'h000d;
             if (((state == 16'h000d) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h000d) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h000d) && u6_fp_add_valid)) r_71 <= (fov_70[32] ? fov_70[31:0] : fnan_69);
+            if (((state == 16'h000d) && u6_fp_add_valid)) r_70 <= (fov_69[32] ? fov_69[31:0] : fnan_68);
             if (((state == 16'h000d) && u6_fp_add_valid)) state <= 16'h000e;
             if (((state == 16'h000e) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h000e) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h000e) && u6_fp_add_valid)) r_76 <= (fov_75[32] ? fov_75[31:0] : fnan_74);
+            if (((state == 16'h000e) && u6_fp_add_valid)) r_75 <= (fov_74[32] ? fov_74[31:0] : fnan_73);
             if (((state == 16'h000e) && u6_fp_add_valid)) state <= 16'h000f;
             if (((state == 16'h000f) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h000f) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h000f) && u6_fp_add_valid)) r_81 <= (fov_80[32] ? fov_80[31:0] : fnan_79);
+            if (((state == 16'h000f) && u6_fp_add_valid)) r_80 <= (fov_79[32] ? fov_79[31:0] : fnan_78);
             if (((state == 16'h000f) && u6_fp_add_valid)) state <= 16'h0010;
             if (((state == 16'h0010) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u6_fp_add_valid)) r_86 <= (fov_85[32] ? fov_85[31:0] : fnan_84);
+            if (((state == 16'h0010) && u6_fp_add_valid)) r_85 <= (fov_84[32] ? fov_84[31:0] : fnan_83);
             if (((state == 16'h0010) && u6_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0011) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0011) && u6_fp_add_valid)) r_91 <= (fov_90[32] ? fov_90[31:0] : fnan_89);
+            if (((state == 16'h0011) && u6_fp_add_valid)) r_90 <= (fov_89[32] ? fov_89[31:0] : fnan_88);
             if (((state == 16'h0011) && u6_fp_add_valid)) state <= 16'h0012;
             if (((state == 16'h0012) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0012) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0012) && u6_fp_add_valid)) r_96 <= (fov_95[32] ? fov_95[31:0] : fnan_94);
+            if (((state == 16'h0012) && u6_fp_add_valid)) r_95 <= (fov_94[32] ? fov_94[31:0] : fnan_93);
             if (((state == 16'h0012) && u6_fp_add_valid)) state <= 16'h0013;
             if (((state == 16'h0013) && ((((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:23:5
             if (((state == 16'h0013) && (((state == 16'h0013) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:23:5
@@ -803,30 +801,30 @@ module mad_recurrence_datapath (
             if (((state == 16'h0013) && ((((state == 16'h0013) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) out_wr_issued <= 1'h0;  // mad_recurrence.cl:23:5
             if (((state == 16'h0013) && ((((state == 16'h0013) && out_wr_issued) && out_wr_ready) && (out_wr_beat == 8'h00)))) state <= 16'h0014;  // mad_recurrence.cl:23:5
             if (((state == 16'h0014) && ((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:14
-            if (((state == 16'h0014) && (((state == 16'h0014) && x_rd_issued) && x_rd_valid))) ld_101 <= x_rd_data;  // mad_recurrence.cl:26:14
+            if (((state == 16'h0014) && (((state == 16'h0014) && x_rd_issued) && x_rd_valid))) ld_100 <= x_rd_data;  // mad_recurrence.cl:26:14
             if (((state == 16'h0014) && (((state == 16'h0014) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:14
             if (((state == 16'h0014) && ((((state == 16'h0014) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:14
             if (((state == 16'h0014) && ((((state == 16'h0014) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:14
             if (((state == 16'h0014) && ((((state == 16'h0014) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0015;  // mad_recurrence.cl:26:14
             if (((state == 16'h0015) && ((((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && c_rd_cmd_ready))) c_rd_issued <= 1'h1;  // mad_recurrence.cl:26:21
-            if (((state == 16'h0015) && (((state == 16'h0015) && c_rd_issued) && c_rd_valid))) ld_104 <= c_rd_data;  // mad_recurrence.cl:26:21
+            if (((state == 16'h0015) && (((state == 16'h0015) && c_rd_issued) && c_rd_valid))) ld_103 <= c_rd_data;  // mad_recurrence.cl:26:21
             if (((state == 16'h0015) && (((state == 16'h0015) && c_rd_issued) && c_rd_valid))) c_rd_beat <= (c_rd_beat + 8'h01);  // mad_recurrence.cl:26:21
             if (((state == 16'h0015) && ((((state == 16'h0015) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_beat <= 8'h00;  // mad_recurrence.cl:26:21
             if (((state == 16'h0015) && ((((state == 16'h0015) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) c_rd_issued <= 1'h0;  // mad_recurrence.cl:26:21
             if (((state == 16'h0015) && ((((state == 16'h0015) && c_rd_issued) && c_rd_valid) && (c_rd_beat == 8'h00)))) state <= 16'h0017;  // mad_recurrence.cl:26:21
             if (((state == 16'h0016) && 1'h1)) u7_fp_mul_issued <= 1'h1;
             if (((state == 16'h0016) && u7_fp_mul_valid)) u7_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0016) && u7_fp_mul_valid)) r_109 <= (fov_108[32] ? fov_108[31:0] : fnan_107);
+            if (((state == 16'h0016) && u7_fp_mul_valid)) r_108 <= (fov_107[32] ? fov_107[31:0] : fnan_106);
             if (((state == 16'h0016) && u7_fp_mul_valid)) state <= 16'h0018;
             if (((state == 16'h0017) && ((((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:26:28
-            if (((state == 16'h0017) && (((state == 16'h0017) && x_rd_issued) && x_rd_valid))) ld_112 <= x_rd_data;  // mad_recurrence.cl:26:28
+            if (((state == 16'h0017) && (((state == 16'h0017) && x_rd_issued) && x_rd_valid))) ld_111 <= x_rd_data;  // mad_recurrence.cl:26:28
             if (((state == 16'h0017) && (((state == 16'h0017) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:26:28
             if (((state == 16'h0017) && ((((state == 16'h0017) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:26:28
             if (((state == 16'h0017) && ((((state == 16'h0017) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:26:28
             if (((state == 16'h0017) && ((((state == 16'h0017) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0016;  // mad_recurrence.cl:26:28
             if (((state == 16'h0018) && 1'h1)) u6_fp_add_issued <= 1'h1;
             if (((state == 16'h0018) && u6_fp_add_valid)) u6_fp_add_issued <= 1'h0;
-            if (((state == 16'h0018) && u6_fp_add_valid)) r_116 <= (fov_115[32] ? fov_115[31:0] : fnan_114);
+            if (((state == 16'h0018) && u6_fp_add_valid)) r_115 <= (fov_114[32] ? fov_114[31:0] : fnan_113);
             if (((state == 16'h0018) && u6_fp_add_valid)) state <= 16'h0019;
             if (((state == 16'h0019) && ((((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) && out_wr_cmd_ready))) out_wr_issued <= 1'h1;  // mad_recurrence.cl:26:5
             if (((state == 16'h0019) && (((state == 16'h0019) && out_wr_issued) && out_wr_ready))) out_wr_beat <= (out_wr_beat + 8'h01);  // mad_recurrence.cl:26:5
@@ -836,62 +834,62 @@ module mad_recurrence_datapath (
             if (((state == 16'h001a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_valid <= (p2_valid | 55'h00000000000001);  // mad_recurrence.cl:21:5
             if (((state == 16'h001a) && ((1'h1 && out_wr_idle) && y_wr_idle))) p2_admit <= 1'h1;  // mad_recurrence.cl:21:5
             if (((state == 16'h001a) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h001b;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_go <= pw_123;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && p2_en)) pd_138 <= fov_137;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_go <= pw_122;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_137 <= fov_136;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_138 <= pd_137;  // mad_recurrence.cl:21:5
             if (((state == 16'h001b) && p2_en)) pd_139 <= pd_138;  // mad_recurrence.cl:21:5
             if (((state == 16'h001b) && p2_en)) pd_140 <= pd_139;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && p2_en)) pd_141 <= pd_140;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && p2_en)) pd_148 <= fov_147;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_147 <= fov_146;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && p2_en)) pd_148 <= pd_147;  // mad_recurrence.cl:21:5
             if (((state == 16'h001b) && p2_en)) pd_149 <= pd_148;  // mad_recurrence.cl:21:5
             if (((state == 16'h001b) && p2_en)) pd_150 <= pd_149;  // mad_recurrence.cl:21:5
             if (((state == 16'h001b) && p2_en)) pd_151 <= pd_150;  // mad_recurrence.cl:21:5
             if (((state == 16'h001b) && p2_en)) pd_152 <= pd_151;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && p2_en)) pd_153 <= pd_152;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[47] && 1'h1) && p2_en))) v2_d <= pv_155;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[48] && 1'h1) && p2_en))) v7_d_1 <= pv_156;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[49] && 1'h1) && p2_en))) v8_d_2 <= pv_157;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[50] && 1'h1) && p2_en))) v9_d_3 <= pv_158;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[51] && 1'h1) && p2_en))) v10_d_4 <= pv_159;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[52] && 1'h1) && p2_en))) v11_d_5 <= pv_160;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[53] && 1'h1) && p2_en))) v12_d_6 <= pv_161;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && ((p2_valid[54] && 1'h1) && p2_en))) v13_d_7 <= pw_154;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && (((p2_valid[0] && 1'h1) && pw_123) && p2_en))) v3_i <= pw_164;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && (1'h1 && p2_en))) pq_143 <= pv_124;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && (1'h1 && p2_en))) pq_144 <= pq_143;  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_valid <= {p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_123), (p2_admit && ((!(p2_valid[0] && (!pw_123))) || 1'h0))};  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_123) ? 6'h36 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // mad_recurrence.cl:21:5
-            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_123))) || 1'h0));  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[47] && 1'h1) && p2_en))) v2_d <= pv_154;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[48] && 1'h1) && p2_en))) v7_d_1 <= pv_155;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[49] && 1'h1) && p2_en))) v8_d_2 <= pv_156;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[50] && 1'h1) && p2_en))) v9_d_3 <= pv_157;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[51] && 1'h1) && p2_en))) v10_d_4 <= pv_158;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[52] && 1'h1) && p2_en))) v11_d_5 <= pv_159;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[53] && 1'h1) && p2_en))) v12_d_6 <= pv_160;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && ((p2_valid[54] && 1'h1) && p2_en))) v13_d_7 <= pw_153;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (((p2_valid[0] && 1'h1) && pw_122) && p2_en))) v3_i <= pw_163;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) pq_142 <= pv_123;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) pq_143 <= pq_142;  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_valid <= {p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_122), (p2_admit && ((!(p2_valid[0] && (!pw_122))) || 1'h0))};  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_122) ? 6'h36 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // mad_recurrence.cl:21:5
+            if (((state == 16'h001b) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_122))) || 1'h0));  // mad_recurrence.cl:21:5
             if (((state == 16'h001b) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && c_ld_idle) && x_ld_idle))) state <= 16'h000c;  // mad_recurrence.cl:21:5
-            if ((state == 16'h001c)) v2_d <= w_165;
-            if ((state == 16'h001c)) v3_i <= w_166;
-            if ((state == 16'h001c)) v7_d_1 <= w_167;
-            if ((state == 16'h001c)) v8_d_2 <= w_167;
-            if ((state == 16'h001c)) v9_d_3 <= w_167;
-            if ((state == 16'h001c)) v10_d_4 <= w_167;
-            if ((state == 16'h001c)) v11_d_5 <= w_167;
-            if ((state == 16'h001c)) v12_d_6 <= w_167;
-            if ((state == 16'h001c)) v13_d_7 <= w_167;
+            if ((state == 16'h001c)) v2_d <= w_164;
+            if ((state == 16'h001c)) v3_i <= w_165;
+            if ((state == 16'h001c)) v7_d_1 <= w_166;
+            if ((state == 16'h001c)) v8_d_2 <= w_166;
+            if ((state == 16'h001c)) v9_d_3 <= w_166;
+            if ((state == 16'h001c)) v10_d_4 <= w_166;
+            if ((state == 16'h001c)) v11_d_5 <= w_166;
+            if ((state == 16'h001c)) v12_d_6 <= w_166;
+            if ((state == 16'h001c)) v13_d_7 <= w_166;
             if ((state == 16'h001c)) state <= 16'h001a;
             if ((state == 16'h001d)) state <= 16'h001f;
-            if ((state == 16'h001e)) state <= (q_171 ? 16'h0022 : 16'h001c);
-            if ((state == 16'h001f)) q_171 <= w_170;
+            if ((state == 16'h001e)) state <= (q_170 ? 16'h0022 : 16'h001c);
+            if ((state == 16'h001f)) q_170 <= w_169;
             if ((state == 16'h001f)) state <= 16'h001e;
-            if ((state == 16'h0020)) v1_i <= w_174;
+            if ((state == 16'h0020)) v1_i <= w_173;
             if ((state == 16'h0020)) state <= 16'h001d;
             if ((state == 16'h0021)) state <= 16'h0020;
             if (((state == 16'h0022) && ((((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0022) && (((state == 16'h0022) && x_rd_issued) && x_rd_valid))) ld_183 <= x_rd_data;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && (((state == 16'h0022) && x_rd_issued) && x_rd_valid))) ld_182 <= x_rd_data;  // mad_recurrence.cl:15:21
             if (((state == 16'h0022) && (((state == 16'h0022) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // mad_recurrence.cl:15:21
             if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // mad_recurrence.cl:15:21
             if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_185 <= w_175;  // mad_recurrence.cl:15:21
-            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_195 <= w_194;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_184 <= w_174;  // mad_recurrence.cl:15:21
+            if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_194 <= w_193;  // mad_recurrence.cl:15:21
             if (((state == 16'h0022) && ((((state == 16'h0022) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0023;  // mad_recurrence.cl:15:21
             if (((state == 16'h0023) && 1'h1)) u5_fp_fma_issued <= 1'h1;
             if (((state == 16'h0023) && u5_fp_fma_valid)) u5_fp_fma_issued <= 1'h0;
-            if (((state == 16'h0023) && u5_fp_fma_valid)) r_192 <= (fov_191[32] ? fov_191[31:0] : bi_187);
+            if (((state == 16'h0023) && u5_fp_fma_valid)) r_191 <= (fov_190[32] ? fov_190[31:0] : bi_186);
             if (((state == 16'h0023) && u5_fp_fma_valid)) state <= 16'h0025;
-            if ((state == 16'h0024)) v0_s <= r_192;
+            if ((state == 16'h0024)) v0_s <= r_191;
             if ((state == 16'h0024)) state <= 16'h0020;
             if (((state == 16'h0025) && ((((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // mad_recurrence.cl:16:9
             if (((state == 16'h0025) && (((state == 16'h0025) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // mad_recurrence.cl:16:9
@@ -902,15 +900,16 @@ module mad_recurrence_datapath (
             if (((state == 16'h0026) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_admit <= 1'h1;  // mad_recurrence.cl:14:5
             if (((state == 16'h0026) && ((1'h1 && out_wr_idle) && y_wr_idle))) p1_slot <= 3'h0;  // mad_recurrence.cl:14:5
             if (((state == 16'h0026) && ((1'h1 && out_wr_idle) && y_wr_idle))) state <= 16'h0027;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) p1_go <= pw_198;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0027) && p1_en)) pd_214 <= fov_213;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) p1_go <= pw_197;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) pd_213 <= fov_212;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && p1_en)) pd_214 <= pd_213;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && p1_en)) pd_215 <= pd_214;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && p1_en)) pd_216 <= pd_215;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && p1_en)) pd_217 <= pd_216;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0027) && p1_en)) pd_218 <= pd_217;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0027) && ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en))) v0_s <= pw_219;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0027) && (((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) && p1_en))) v1_i <= pw_234;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_222 <= pw_221;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en))) v0_s <= pw_218;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && (((p1_valid[0] && (p1_slot == 3'h0)) && pw_197) && p1_en))) v1_i <= pw_233;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_221 <= pw_220;  // mad_recurrence.cl:14:5
+            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_222 <= pq_221;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_223 <= pq_222;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_224 <= pq_223;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_225 <= pq_224;  // mad_recurrence.cl:14:5
@@ -919,66 +918,65 @@ module mad_recurrence_datapath (
             if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_228 <= pq_227;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_229 <= pq_228;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_230 <= pq_229;  // mad_recurrence.cl:14:5
-            if (((state == 16'h0027) && ((p1_slot == 3'h0) && p1_en))) pq_231 <= pq_230;  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h4) && p1_en))) p1_valid <= {p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h4) && p1_en))) p1_drain <= ((p1_valid[0] && p1_go) ? 5'h12 : ((p1_drain == 5'h00) ? 5'h00 : (p1_drain - 5'h01)));  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && ((p1_slot == 3'h4) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && p1_en)) p1_slot <= ((p1_slot == 3'h4) ? 3'h0 : (p1_slot + 3'h1));  // mad_recurrence.cl:14:5
             if (((state == 16'h0027) && (((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 5'h00)) && x_ld_idle) && y_st_idle))) state <= 16'h001c;  // mad_recurrence.cl:14:5
             if ((state == 16'h0028)) state <= (p1_apart ? 16'h0026 : 16'h001d);
-            if ((state == 16'h0029)) v0_s <= w_235;
-            if ((state == 16'h0029)) v1_i <= w_236;
+            if ((state == 16'h0029)) v0_s <= w_234;
+            if ((state == 16'h0029)) v1_i <= w_235;
             if ((state == 16'h0029)) state <= 16'h0028;
-            if ((state == 16'h002a)) v14_lid_x <= w_237;
+            if ((state == 16'h002a)) v14_lid_x <= w_236;
             if ((state == 16'h002a)) state <= 16'h0003;
             if (((state == 16'h002b) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h002b)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h002a);
         end
     end
     assign x_rd_cmd_valid = (((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) || (((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle))) || (((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)));
-    assign x_rd_cmd_addr = ((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_100[31:0] : ((((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? q_111[31:0] : ((((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_182[31:0] : 32'h00000000)));
+    assign x_rd_cmd_addr = ((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_99[31:0] : ((((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? q_110[31:0] : ((((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_181[31:0] : 32'h00000000)));
     assign x_rd_cmd_len = ((((state == 16'h0014) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0017) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0022) && (!x_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000)));
     assign x_rd_ready = ((((state == 16'h0014) && x_rd_issued) || ((state == 16'h0017) && x_rd_issued)) || ((state == 16'h0022) && x_rd_issued));
-    assign x_ld_req_valid = (((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_123) && p2_en)) || (((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) && p1_en));
-    assign x_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_27[31:0] : (((p2_valid[0] && 1'h1) && pw_123) ? pw_130[31:0] : (((p1_valid[0] && (p1_slot == 3'h0)) && pw_198) ? pw_206[31:0] : 32'h00000000)));
+    assign x_ld_req_valid = (((((p3_valid[0] && (p3_slot == 3'h0)) && pw_18) && p3_en) || (((p2_valid[0] && 1'h1) && pw_122) && p2_en)) || (((p1_valid[0] && (p1_slot == 3'h0)) && pw_197) && p1_en));
+    assign x_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_18) ? pw_26[31:0] : (((p2_valid[0] && 1'h1) && pw_122) ? pw_129[31:0] : (((p1_valid[0] && (p1_slot == 3'h0)) && pw_197) ? pw_205[31:0] : 32'h00000000)));
     assign x_ld_resp_ready = ((((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) || ((p2_valid[44] && 1'h1) && p2_en)) || ((p1_valid[8] && (p1_slot == 3'h4)) && p1_en));
     assign x_ld_flush = (((state == 16'h000a) || (state == 16'h001a)) || (state == 16'h0026));
     assign x_pipe = (((state == 16'h000b) || (state == 16'h001b)) || (state == 16'h0027));
     assign c_rd_cmd_valid = (((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle));
-    assign c_rd_cmd_addr = ((((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_103[31:0] : 32'h00000000);
+    assign c_rd_cmd_addr = ((((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? w_102[31:0] : 32'h00000000);
     assign c_rd_cmd_len = ((((state == 16'h0015) && (!c_rd_issued)) && ((1'h1 && out_wr_idle) && y_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign c_rd_ready = ((state == 16'h0015) && c_rd_issued);
-    assign c_ld_req_valid = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) && p3_en) || (((p2_valid[0] && 1'h1) && pw_123) && p2_en));
-    assign c_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_19) ? pw_43[31:0] : (((p2_valid[0] && 1'h1) && pw_123) ? pw_133[31:0] : 32'h00000000));
+    assign c_ld_req_valid = ((((p3_valid[0] && (p3_slot == 3'h0)) && pw_18) && p3_en) || (((p2_valid[0] && 1'h1) && pw_122) && p2_en));
+    assign c_ld_req_addr = (((p3_valid[0] && (p3_slot == 3'h0)) && pw_18) ? pw_42[31:0] : (((p2_valid[0] && 1'h1) && pw_122) ? pw_132[31:0] : 32'h00000000));
     assign c_ld_resp_ready = (((p3_valid[8] && (p3_slot == 3'h4)) && p3_en) || ((p2_valid[44] && 1'h1) && p2_en));
     assign c_ld_flush = ((state == 16'h000a) || (state == 16'h001a));
     assign c_pipe = ((state == 16'h000b) || (state == 16'h001b));
     assign y_st_req_valid = ((p1_valid[9] && (p1_slot == 3'h4)) && p1_en);
-    assign y_st_req_addr = ((p1_valid[9] && (p1_slot == 3'h4)) ? pq_231[31:0] : 32'h00000000);
-    assign y_st_req_data = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_219 : 32'h00000000);
+    assign y_st_req_addr = ((p1_valid[9] && (p1_slot == 3'h4)) ? pq_230[31:0] : 32'h00000000);
+    assign y_st_req_data = ((p1_valid[9] && (p1_slot == 3'h4)) ? pw_218 : 32'h00000000);
     assign y_pipe = (state == 16'h0027);
     assign y_wr_cmd_valid = (((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle));
-    assign y_wr_cmd_addr = ((((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? q_195[31:0] : 32'h00000000);
+    assign y_wr_cmd_addr = ((((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? q_194[31:0] : 32'h00000000);
     assign y_wr_cmd_len = ((((state == 16'h0025) && (!y_wr_issued)) && (1'h1 && out_wr_idle)) ? 32'h00000004 : 32'h00000000);
     assign y_wr_valid = ((state == 16'h0025) && y_wr_issued);
-    assign y_wr_data = (((state == 16'h0025) && y_wr_issued) ? r_192 : 32'h00000000);
+    assign y_wr_data = (((state == 16'h0025) && y_wr_issued) ? r_191 : 32'h00000000);
     assign y_wr_strb = (((state == 16'h0025) && y_wr_issued) ? 4'hf : 4'h0);
     assign out_wr_cmd_valid = ((((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)));
-    assign out_wr_cmd_addr = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_10[31:0] : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_15[31:0] : ((((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_97[31:0] : ((((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_117[31:0] : 32'h00000000))));
+    assign out_wr_cmd_addr = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_9[31:0] : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_14[31:0] : ((((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? w_96[31:0] : ((((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? q_116[31:0] : 32'h00000000))));
     assign out_wr_cmd_len = ((((state == 16'h0008) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0009) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0013) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0019) && (!out_wr_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000))));
     assign out_wr_valid = (((((state == 16'h0008) && out_wr_issued) || ((state == 16'h0009) && out_wr_issued)) || ((state == 16'h0013) && out_wr_issued)) || ((state == 16'h0019) && out_wr_issued));
-    assign out_wr_data = (((state == 16'h0008) && out_wr_issued) ? w_11 : (((state == 16'h0009) && out_wr_issued) ? q_16 : (((state == 16'h0013) && out_wr_issued) ? r_96 : (((state == 16'h0019) && out_wr_issued) ? r_116 : 32'h00000000))));
+    assign out_wr_data = (((state == 16'h0008) && out_wr_issued) ? w_10 : (((state == 16'h0009) && out_wr_issued) ? q_15 : (((state == 16'h0013) && out_wr_issued) ? r_95 : (((state == 16'h0019) && out_wr_issued) ? r_115 : 32'h00000000))));
     assign out_wr_strb = (((state == 16'h0008) && out_wr_issued) ? 4'hf : (((state == 16'h0009) && out_wr_issued) ? 4'hf : (((state == 16'h0013) && out_wr_issued) ? 4'hf : (((state == 16'h0019) && out_wr_issued) ? 4'hf : 4'h0))));
     assign u6_fp_add_go = (((((((((state == 16'h000c) && (!u6_fp_add_issued)) || ((state == 16'h000d) && (!u6_fp_add_issued))) || ((state == 16'h000e) && (!u6_fp_add_issued))) || ((state == 16'h000f) && (!u6_fp_add_issued))) || ((state == 16'h0010) && (!u6_fp_add_issued))) || ((state == 16'h0011) && (!u6_fp_add_issued))) || ((state == 16'h0012) && (!u6_fp_add_issued))) || ((state == 16'h0018) && (!u6_fp_add_issued)));
-    assign u6_fp_add_a_in = ((state == 16'h000c) ? w_62 : ((state == 16'h000d) ? r_66 : ((state == 16'h000e) ? r_71 : ((state == 16'h000f) ? r_76 : ((state == 16'h0010) ? r_81 : ((state == 16'h0011) ? r_86 : ((state == 16'h0012) ? r_91 : ((state == 16'h0018) ? r_109 : 32'h00000000))))))));
-    assign u6_fp_add_b_in = ((state == 16'h000c) ? w_63 : ((state == 16'h000d) ? q_68 : ((state == 16'h000e) ? q_73 : ((state == 16'h000f) ? q_78 : ((state == 16'h0010) ? q_83 : ((state == 16'h0011) ? q_88 : ((state == 16'h0012) ? q_93 : ((state == 16'h0018) ? v_113 : 32'h00000000))))))));
+    assign u6_fp_add_a_in = ((state == 16'h000c) ? w_61 : ((state == 16'h000d) ? r_65 : ((state == 16'h000e) ? r_70 : ((state == 16'h000f) ? r_75 : ((state == 16'h0010) ? r_80 : ((state == 16'h0011) ? r_85 : ((state == 16'h0012) ? r_90 : ((state == 16'h0018) ? r_108 : 32'h00000000))))))));
+    assign u6_fp_add_b_in = ((state == 16'h000c) ? w_62 : ((state == 16'h000d) ? q_67 : ((state == 16'h000e) ? q_72 : ((state == 16'h000f) ? q_77 : ((state == 16'h0010) ? q_82 : ((state == 16'h0011) ? q_87 : ((state == 16'h0012) ? q_92 : ((state == 16'h0018) ? v_112 : 32'h00000000))))))));
     assign u6_fp_add_sub_in = ((state == 16'h000c) ? 1'h0 : ((state == 16'h000d) ? 1'h0 : ((state == 16'h000e) ? 1'h0 : ((state == 16'h000f) ? 1'h0 : ((state == 16'h0010) ? 1'h0 : ((state == 16'h0011) ? 1'h0 : ((state == 16'h0012) ? 1'h0 : ((state == 16'h0018) ? 1'h0 : 1'h0))))))));
-    assign go_106 = ((state == 16'h0016) && (!u7_fp_mul_issued));
-    assign go_186 = ((state == 16'h0023) && (!u5_fp_fma_issued));
-    assign probes = {((state == 16'h0027) && (((p1_slot == 3'h4) && p1_en) && (p1_valid[0] && p1_go))), ((state == 16'h0027) && (((p1_slot == 3'h4) && p1_en) && p1_valid[0])), ((state == 16'h0027) && (p1_admit && p1_stall)), ((state == 16'h0027) && p1_stall), ((state == 16'h0027) && p1_admit), (state == 16'h0027), ((state == 16'h001b) && ((1'h1 && p2_en) && (p2_valid[0] && pw_123))), ((state == 16'h001b) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h001b) && (p2_admit && p2_stall)), ((state == 16'h001b) && p2_stall), ((state == 16'h001b) && p2_admit), (state == 16'h001b), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b)};
+    assign go_105 = ((state == 16'h0016) && (!u7_fp_mul_issued));
+    assign go_185 = ((state == 16'h0023) && (!u5_fp_fma_issued));
+    assign probes = {((state == 16'h0027) && (((p1_slot == 3'h4) && p1_en) && (p1_valid[0] && p1_go))), ((state == 16'h0027) && (((p1_slot == 3'h4) && p1_en) && p1_valid[0])), ((state == 16'h0027) && (p1_admit && p1_stall)), ((state == 16'h0027) && p1_stall), ((state == 16'h0027) && p1_admit), (state == 16'h0027), ((state == 16'h001b) && ((1'h1 && p2_en) && (p2_valid[0] && pw_122))), ((state == 16'h001b) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h001b) && (p2_admit && p2_stall)), ((state == 16'h001b) && p2_stall), ((state == 16'h001b) && p2_admit), (state == 16'h001b), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && (p3_valid[0] && p3_go))), ((state == 16'h000b) && (((p3_slot == 3'h4) && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, c_rd_last, w_1[63:8], w_6[63:0], w_10[63:32], q_15[63:32], pw_27[63:32], p3u3_fp_fma_valid, pw_43[63:32], p3u4_fp_fma_valid, w_103[63:32], q_111[63:32], q_117[63:32], p2_go, pw_130[63:32], pw_133[63:32],
-        p2u1_fp_mul_valid, p2u2_fp_add_valid, w_182[63:32], q_195[63:32], pw_206[63:32], p1u0_fp_fma_valid, pq_231[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, c_rd_last, w_1[63:8], w_9[63:32], q_14[63:32], pw_26[63:32], p3u3_fp_fma_valid, pw_42[63:32], p3u4_fp_fma_valid, w_102[63:32], q_110[63:32], q_116[63:32], p2_go, pw_129[63:32], pw_132[63:32], p2u1_fp_mul_valid,
+        p2u2_fp_add_valid, w_181[63:32], q_194[63:32], pw_205[63:32], p1u0_fp_fma_valid, pq_230[63:32]};
 endmodule
 `default_nettype wire

@@ -116,375 +116,379 @@ module matmul_datapath (
     wire [63:0] pv_1;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_2;  // matmul_tiled.cl:7:6
     wire [7:0]  w_3;  // matmul_tiled.cl:7:6
-    wire        pw_4;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_4;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_5;  // matmul_tiled.cl:7:6
+    wire        pw_6;  // matmul_tiled.cl:7:6
     reg         p4_go;
-    wire [63:0] pv_5;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_6;  // matmul_tiled.cl:7:6
-    wire [63:0] w_7;  // matmul_tiled.cl:7:6
-    wire [63:0] w_8;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_10;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_11;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_13;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_14;  // matmul_tiled.cl:7:6
-    wire [63:0] w_15;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_7;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_8;  // matmul_tiled.cl:7:6
+    wire [63:0] w_9;  // matmul_tiled.cl:7:6
+    wire [63:0] w_10;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_12;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_13;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_15;  // matmul_tiled.cl:7:6
     wire [63:0] pw_16;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_17;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_18;
-    wire [31:0] prd_19;  // matmul_tiled.cl:7:6
-    wire [31:0] w_20;  // matmul_tiled.cl:12:15
-    wire [63:0] w_21;  // matmul_tiled.cl:12:15
-    wire [31:0] w_22;  // matmul_tiled.cl:13:15
-    wire [63:0] w_23;  // matmul_tiled.cl:13:15
-    wire [63:0] w_24;  // matmul_tiled.cl:27:5
-    wire [31:0] w_25;  // matmul_tiled.cl:27:13
-    wire [31:0] pw_26;  // matmul_tiled.cl:12:15
-    wire [31:0] w_27;  // matmul_tiled.cl:12:15
+    wire [63:0] w_17;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_18;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_19;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_20;
+    wire [31:0] prd_21;  // matmul_tiled.cl:7:6
+    wire [31:0] w_22;  // matmul_tiled.cl:12:15
+    wire [63:0] w_23;  // matmul_tiled.cl:12:15
+    wire [31:0] w_24;  // matmul_tiled.cl:13:15
+    wire [63:0] w_25;  // matmul_tiled.cl:13:15
+    wire [63:0] w_26;  // matmul_tiled.cl:27:5
+    wire [31:0] w_27;  // matmul_tiled.cl:27:13
     wire [31:0] pw_28;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_29;  // matmul_tiled.cl:7:6
+    wire [31:0] w_29;  // matmul_tiled.cl:12:15
     wire [31:0] pw_30;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_31;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_32;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_33;  // matmul_tiled.cl:13:15
-    wire [31:0] w_34;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_31;  // matmul_tiled.cl:7:6
+    wire [31:0] pw_32;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_33;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_34;  // matmul_tiled.cl:13:15
     wire [31:0] pw_35;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_36;  // matmul_tiled.cl:13:15
-    wire [26:0] pw_37;  // matmul_tiled.cl:27:7
-    wire [31:0] pw_38;  // matmul_tiled.cl:27:7
+    wire [31:0] w_36;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_37;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_38;  // matmul_tiled.cl:13:15
     wire [26:0] pw_39;  // matmul_tiled.cl:27:7
     wire [31:0] pw_40;  // matmul_tiled.cl:27:7
-    wire [31:0] pw_41;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_44;  // matmul_tiled.cl:27:7
-    wire [26:0] pw_45;  // matmul_tiled.cl:27:7
-    wire [31:0] pw_46;  // matmul_tiled.cl:27:7
-    wire [31:0] w_47;  // matmul_tiled.cl:27:7
+    wire [26:0] pw_41;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_42;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_43;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_46;  // matmul_tiled.cl:27:7
+    wire [26:0] pw_47;  // matmul_tiled.cl:27:7
     wire [31:0] pw_48;  // matmul_tiled.cl:27:7
-    wire [4:0]  pw_49;  // matmul_tiled.cl:27:7
+    wire [31:0] w_49;  // matmul_tiled.cl:27:7
     wire [31:0] pw_50;  // matmul_tiled.cl:27:7
     wire [4:0]  pw_51;  // matmul_tiled.cl:27:7
-    wire [4:0]  pw_52;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_52;  // matmul_tiled.cl:27:7
     wire [4:0]  pw_53;  // matmul_tiled.cl:27:7
     wire [4:0]  pw_54;  // matmul_tiled.cl:27:7
-    wire [31:0] pw_55;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_55;  // matmul_tiled.cl:27:7
     wire [4:0]  pw_56;  // matmul_tiled.cl:27:7
-    wire [4:0]  pw_57;  // matmul_tiled.cl:27:7
-    reg  [4:0]  pq_59;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_57;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_58;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_59;  // matmul_tiled.cl:27:7
     reg  [4:0]  pq_61;  // matmul_tiled.cl:27:7
-    wire [4:0]  pw_62;  // matmul_tiled.cl:27:7
     reg  [4:0]  pq_63;  // matmul_tiled.cl:27:7
     wire [4:0]  pw_64;  // matmul_tiled.cl:27:7
-    wire [31:0] pw_65;  // matmul_tiled.cl:27:7
-    wire [31:0] pw_66;  // matmul_tiled.cl:27:7
+    reg  [4:0]  pq_65;  // matmul_tiled.cl:27:7
+    wire [4:0]  pw_66;  // matmul_tiled.cl:27:7
     wire [31:0] pw_67;  // matmul_tiled.cl:27:7
     wire [31:0] pw_68;  // matmul_tiled.cl:27:7
-    wire [63:0] pw_69;  // matmul_tiled.cl:27:5
-    wire [63:0] pw_70;  // matmul_tiled.cl:27:5
+    wire [31:0] pw_69;  // matmul_tiled.cl:27:7
+    wire [31:0] pw_70;  // matmul_tiled.cl:27:7
     wire [63:0] pw_71;  // matmul_tiled.cl:27:5
-    wire [63:0] pv_72;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_73;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_74;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_72;  // matmul_tiled.cl:27:5
+    wire [63:0] pw_73;  // matmul_tiled.cl:27:5
+    wire [63:0] pv_74;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_75;  // matmul_tiled.cl:7:6
     wire [7:0]  w_76;  // matmul_tiled.cl:7:6
-    wire        pw_77;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_77;  // matmul_tiled.cl:7:6
     wire [7:0]  w_78;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_79;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_80;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_81;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_82;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_83;  // matmul_tiled.cl:7:6
+    wire        pw_79;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_80;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_81;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_82;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_83;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_84;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_85;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_9;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_12;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_42;  // matmul_tiled.cl:27:7
-    reg  [31:0] pq_43;  // matmul_tiled.cl:27:7
-    reg  [4:0]  pq_58;  // matmul_tiled.cl:27:7
+    wire [7:0]  pw_85;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_86;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_87;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_11;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_14;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_44;  // matmul_tiled.cl:27:7
+    reg  [31:0] pq_45;  // matmul_tiled.cl:27:7
     reg  [4:0]  pq_60;  // matmul_tiled.cl:27:7
+    reg  [4:0]  pq_62;  // matmul_tiled.cl:27:7
     reg  [5:0]  p4_drain;
-    wire [63:0] w_86;  // matmul_tiled.cl:7:6
-    wire        w_87;  // matmul_tiled.cl:18:5
-    reg         q_88;  // matmul_tiled.cl:18:5
-    wire [31:0] w_89;  // matmul_tiled.cl:18:33
-    wire [31:0] w_90;  // matmul_tiled.cl:18:33
+    wire [63:0] w_88;  // matmul_tiled.cl:7:6
+    wire        w_89;  // matmul_tiled.cl:18:5
+    reg         q_90;  // matmul_tiled.cl:18:5
     wire [31:0] w_91;  // matmul_tiled.cl:18:33
-    wire [31:0] w_92;  // matmul_tiled.cl:18:25
-    wire [31:0] w_93;  // matmul_tiled.cl:18:25
+    wire [31:0] w_92;  // matmul_tiled.cl:18:33
+    wire [31:0] w_93;  // matmul_tiled.cl:18:33
     wire [31:0] w_94;  // matmul_tiled.cl:18:25
     wire [31:0] w_95;  // matmul_tiled.cl:18:25
     wire [31:0] w_96;  // matmul_tiled.cl:18:25
     wire [31:0] w_97;  // matmul_tiled.cl:18:25
     wire [31:0] w_98;  // matmul_tiled.cl:18:25
     wire [31:0] w_99;  // matmul_tiled.cl:18:25
-    wire        w_100;  // matmul_tiled.cl:18:21
+    wire [31:0] w_100;  // matmul_tiled.cl:18:25
+    wire [31:0] w_101;  // matmul_tiled.cl:18:25
+    wire        w_102;  // matmul_tiled.cl:18:21
     reg  [42:0] p3_valid;  // matmul_tiled.cl:7:6
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_101;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_102;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_103;  // matmul_tiled.cl:7:6
-    wire        pw_104;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_103;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_104;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_105;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_106;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_107;  // matmul_tiled.cl:7:6
+    wire        pw_108;  // matmul_tiled.cl:7:6
     reg         p3_go;
-    wire [63:0] pv_105;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_106;  // matmul_tiled.cl:7:6
-    wire [63:0] w_107;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_108;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_109;  // matmul_tiled.cl:7:6
-    wire [63:0] w_110;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_109;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_110;  // matmul_tiled.cl:7:6
     wire [63:0] w_111;  // matmul_tiled.cl:7:6
     wire [63:0] pw_112;  // matmul_tiled.cl:7:6
     wire [63:0] pw_113;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_114;
-    wire [31:0] prd_115;  // matmul_tiled.cl:7:6
-    wire [63:0] w_116;  // matmul_tiled.cl:24:23
-    wire [63:0] w_117;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_118;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_119;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_120;
-    wire [31:0] prd_121;  // matmul_tiled.cl:24:23
-    wire [63:0] w_122;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_123;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_124;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_125;
-    wire [31:0] prd_126;  // matmul_tiled.cl:24:34
-    wire        go_127;
+    wire [63:0] w_114;  // matmul_tiled.cl:7:6
+    wire [63:0] w_115;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_116;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_117;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_118;
+    wire [31:0] prd_119;  // matmul_tiled.cl:7:6
+    wire [63:0] w_120;  // matmul_tiled.cl:24:23
+    wire [63:0] w_121;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_122;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_123;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_124;
+    wire [31:0] prd_125;  // matmul_tiled.cl:24:23
+    wire [63:0] w_126;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_127;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_128;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_129;
+    wire [31:0] prd_130;  // matmul_tiled.cl:24:34
+    wire        go_131;
     wire        p3u0_fp_fma_valid;
     wire [31:0] p3u0_fp_fma_result;
-    wire [31:0] bi_128;
-    wire [31:0] bi_129;
-    wire [31:0] bi_130;
-    wire [31:0] bi_131;
-    wire [32:0] fov_132;
-    reg  [32:0] pd_133;
-    reg  [32:0] pd_134;
-    reg  [32:0] pd_135;
-    reg  [32:0] pd_136;
+    wire [31:0] bi_132;
+    wire [31:0] bi_133;
+    wire [31:0] bi_134;
+    wire [31:0] bi_135;
+    wire [32:0] fov_136;
     reg  [32:0] pd_137;
-    wire [31:0] pw_138;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_139;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_144;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_145;
-    wire [31:0] prd_146;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_147;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_148;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_153;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_154;
-    wire [31:0] prd_155;  // matmul_tiled.cl:24:34
-    wire        go_156;
+    reg  [32:0] pd_138;
+    reg  [32:0] pd_139;
+    reg  [32:0] pd_140;
+    reg  [32:0] pd_141;
+    wire [31:0] pw_142;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_143;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_144;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_149;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_150;
+    wire [31:0] prd_151;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_152;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_153;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_158;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_159;
+    wire [31:0] prd_160;  // matmul_tiled.cl:24:34
+    wire        go_161;
     wire        p3u1_fp_fma_valid;
     wire [31:0] p3u1_fp_fma_result;
-    wire [31:0] bi_157;
-    wire [31:0] bi_158;
-    wire [31:0] bi_159;
-    wire [31:0] bi_160;
-    wire [32:0] fov_161;
-    reg  [32:0] pd_162;
-    reg  [32:0] pd_163;
-    reg  [32:0] pd_164;
-    reg  [32:0] pd_165;
-    reg  [32:0] pd_166;
-    wire [31:0] pw_167;  // matmul_tiled.cl:24:19
-    wire [63:0] pw_168;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_178;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_179;
-    wire [31:0] prd_180;  // matmul_tiled.cl:24:23
-    wire [63:0] w_181;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_182;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_183;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_193;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_194;
-    wire [31:0] prd_195;  // matmul_tiled.cl:24:34
-    wire        go_196;
+    wire [31:0] bi_162;
+    wire [31:0] bi_163;
+    wire [31:0] bi_164;
+    wire [31:0] bi_165;
+    wire [32:0] fov_166;
+    reg  [32:0] pd_167;
+    reg  [32:0] pd_168;
+    reg  [32:0] pd_169;
+    reg  [32:0] pd_170;
+    reg  [32:0] pd_171;
+    wire [31:0] pw_172;  // matmul_tiled.cl:24:19
+    wire [63:0] pw_173;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_174;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_184;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_185;
+    wire [31:0] prd_186;  // matmul_tiled.cl:24:23
+    wire [63:0] w_187;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_188;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_189;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_199;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_200;
+    wire [31:0] prd_201;  // matmul_tiled.cl:24:34
+    wire        go_202;
     wire        p3u2_fp_fma_valid;
     wire [31:0] p3u2_fp_fma_result;
-    wire [31:0] bi_197;
-    wire [31:0] bi_198;
-    wire [31:0] bi_199;
-    wire [31:0] bi_200;
-    wire [32:0] fov_201;
-    reg  [32:0] pd_202;
-    reg  [32:0] pd_203;
-    reg  [32:0] pd_204;
-    reg  [32:0] pd_205;
-    reg  [32:0] pd_206;
-    wire [31:0] pw_207;  // matmul_tiled.cl:24:19
-    wire [63:0] w_208;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_209;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_224;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_225;
-    wire [31:0] prd_226;  // matmul_tiled.cl:24:23
-    wire [63:0] w_227;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_228;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_229;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_244;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_245;
-    wire [31:0] prd_246;  // matmul_tiled.cl:24:34
-    wire        go_247;
+    wire [31:0] bi_203;
+    wire [31:0] bi_204;
+    wire [31:0] bi_205;
+    wire [31:0] bi_206;
+    wire [32:0] fov_207;
+    reg  [32:0] pd_208;
+    reg  [32:0] pd_209;
+    reg  [32:0] pd_210;
+    reg  [32:0] pd_211;
+    reg  [32:0] pd_212;
+    wire [31:0] pw_213;  // matmul_tiled.cl:24:19
+    wire [63:0] w_214;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_215;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_216;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_231;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_232;
+    wire [31:0] prd_233;  // matmul_tiled.cl:24:23
+    wire [63:0] w_234;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_235;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_236;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_251;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_252;
+    wire [31:0] prd_253;  // matmul_tiled.cl:24:34
+    wire        go_254;
     wire        p3u3_fp_fma_valid;
     wire [31:0] p3u3_fp_fma_result;
-    wire [31:0] bi_248;
-    wire [31:0] bi_249;
-    wire [31:0] bi_250;
-    wire [31:0] bi_251;
-    wire [32:0] fov_252;
-    reg  [32:0] pd_253;
-    reg  [32:0] pd_254;
-    reg  [32:0] pd_255;
-    reg  [32:0] pd_256;
-    reg  [32:0] pd_257;
-    wire [31:0] pw_258;  // matmul_tiled.cl:24:19
-    wire [63:0] w_259;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_260;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_280;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_281;
-    wire [31:0] prd_282;  // matmul_tiled.cl:24:23
-    wire [63:0] w_283;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_284;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_285;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_305;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_306;
-    wire [31:0] prd_307;  // matmul_tiled.cl:24:34
-    wire        go_308;
+    wire [31:0] bi_255;
+    wire [31:0] bi_256;
+    wire [31:0] bi_257;
+    wire [31:0] bi_258;
+    wire [32:0] fov_259;
+    reg  [32:0] pd_260;
+    reg  [32:0] pd_261;
+    reg  [32:0] pd_262;
+    reg  [32:0] pd_263;
+    reg  [32:0] pd_264;
+    wire [31:0] pw_265;  // matmul_tiled.cl:24:19
+    wire [63:0] w_266;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_267;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_268;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_288;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_289;
+    wire [31:0] prd_290;  // matmul_tiled.cl:24:23
+    wire [63:0] w_291;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_292;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_293;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_313;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_314;
+    wire [31:0] prd_315;  // matmul_tiled.cl:24:34
+    wire        go_316;
     wire        p3u4_fp_fma_valid;
     wire [31:0] p3u4_fp_fma_result;
-    wire [31:0] bi_309;
-    wire [31:0] bi_310;
-    wire [31:0] bi_311;
-    wire [31:0] bi_312;
-    wire [32:0] fov_313;
-    reg  [32:0] pd_314;
-    reg  [32:0] pd_315;
-    reg  [32:0] pd_316;
-    reg  [32:0] pd_317;
-    reg  [32:0] pd_318;
-    wire [31:0] pw_319;  // matmul_tiled.cl:24:19
-    wire [63:0] w_320;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_321;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_346;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_347;
-    wire [31:0] prd_348;  // matmul_tiled.cl:24:23
-    wire [63:0] w_349;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_350;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_351;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_376;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_377;
-    wire [31:0] prd_378;  // matmul_tiled.cl:24:34
-    wire        go_379;
+    wire [31:0] bi_317;
+    wire [31:0] bi_318;
+    wire [31:0] bi_319;
+    wire [31:0] bi_320;
+    wire [32:0] fov_321;
+    reg  [32:0] pd_322;
+    reg  [32:0] pd_323;
+    reg  [32:0] pd_324;
+    reg  [32:0] pd_325;
+    reg  [32:0] pd_326;
+    wire [31:0] pw_327;  // matmul_tiled.cl:24:19
+    wire [63:0] w_328;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_329;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_330;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_355;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_356;
+    wire [31:0] prd_357;  // matmul_tiled.cl:24:23
+    wire [63:0] w_358;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_359;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_360;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_385;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_386;
+    wire [31:0] prd_387;  // matmul_tiled.cl:24:34
+    wire        go_388;
     wire        p3u5_fp_fma_valid;
     wire [31:0] p3u5_fp_fma_result;
-    wire [31:0] bi_380;
-    wire [31:0] bi_381;
-    wire [31:0] bi_382;
-    wire [31:0] bi_383;
-    wire [32:0] fov_384;
-    reg  [32:0] pd_385;
-    reg  [32:0] pd_386;
-    reg  [32:0] pd_387;
-    reg  [32:0] pd_388;
-    reg  [32:0] pd_389;
-    wire [31:0] pw_390;  // matmul_tiled.cl:24:19
-    wire [63:0] w_391;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_392;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_422;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_423;
-    wire [31:0] prd_424;  // matmul_tiled.cl:24:23
-    wire [63:0] w_425;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_426;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_427;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_457;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_458;
-    wire [31:0] prd_459;  // matmul_tiled.cl:24:34
-    wire        go_460;
+    wire [31:0] bi_389;
+    wire [31:0] bi_390;
+    wire [31:0] bi_391;
+    wire [31:0] bi_392;
+    wire [32:0] fov_393;
+    reg  [32:0] pd_394;
+    reg  [32:0] pd_395;
+    reg  [32:0] pd_396;
+    reg  [32:0] pd_397;
+    reg  [32:0] pd_398;
+    wire [31:0] pw_399;  // matmul_tiled.cl:24:19
+    wire [63:0] w_400;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_401;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_402;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_432;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_433;
+    wire [31:0] prd_434;  // matmul_tiled.cl:24:23
+    wire [63:0] w_435;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_436;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_437;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_467;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_468;
+    wire [31:0] prd_469;  // matmul_tiled.cl:24:34
+    wire        go_470;
     wire        p3u6_fp_fma_valid;
     wire [31:0] p3u6_fp_fma_result;
-    wire [31:0] bi_461;
-    wire [31:0] bi_462;
-    wire [31:0] bi_463;
-    wire [31:0] bi_464;
-    wire [32:0] fov_465;
-    reg  [32:0] pd_466;
-    reg  [32:0] pd_467;
-    reg  [32:0] pd_468;
-    reg  [32:0] pd_469;
-    reg  [32:0] pd_470;
-    wire [31:0] pw_471;  // matmul_tiled.cl:24:19
-    wire [63:0] w_472;  // matmul_tiled.cl:24:23
-    wire [63:0] pw_473;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_508;  // matmul_tiled.cl:24:23
-    wire [63:0] pwa_509;
-    wire [31:0] prd_510;  // matmul_tiled.cl:24:23
-    wire [63:0] w_511;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_512;  // matmul_tiled.cl:24:34
-    wire [63:0] pw_513;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_548;  // matmul_tiled.cl:24:34
-    wire [63:0] pwa_549;
-    wire [31:0] prd_550;  // matmul_tiled.cl:24:34
-    wire        go_551;
+    wire [31:0] bi_471;
+    wire [31:0] bi_472;
+    wire [31:0] bi_473;
+    wire [31:0] bi_474;
+    wire [32:0] fov_475;
+    reg  [32:0] pd_476;
+    reg  [32:0] pd_477;
+    reg  [32:0] pd_478;
+    reg  [32:0] pd_479;
+    reg  [32:0] pd_480;
+    wire [31:0] pw_481;  // matmul_tiled.cl:24:19
+    wire [63:0] w_482;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_483;  // matmul_tiled.cl:24:23
+    wire [63:0] pw_484;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_519;  // matmul_tiled.cl:24:23
+    wire [63:0] pwa_520;
+    wire [31:0] prd_521;  // matmul_tiled.cl:24:23
+    wire [63:0] w_522;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_523;  // matmul_tiled.cl:24:34
+    wire [63:0] pw_524;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_559;  // matmul_tiled.cl:24:34
+    wire [63:0] pwa_560;
+    wire [31:0] prd_561;  // matmul_tiled.cl:24:34
+    wire        go_562;
     wire        p3u7_fp_fma_valid;
     wire [31:0] p3u7_fp_fma_result;
-    wire [31:0] bi_552;
-    wire [31:0] bi_553;
-    wire [31:0] bi_554;
-    wire [31:0] bi_555;
-    wire [32:0] fov_556;
-    reg  [32:0] pd_557;
-    reg  [32:0] pd_558;
-    reg  [32:0] pd_559;
-    reg  [32:0] pd_560;
-    reg  [32:0] pd_561;
-    wire [31:0] pw_562;  // matmul_tiled.cl:24:19
-    wire [63:0] w_563;  // matmul_tiled.cl:7:6
-    wire [63:0] w_564;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_565;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_566;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_607;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_608;
-    wire [63:0] pv_609;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_610;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_611;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_612;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_613;  // matmul_tiled.cl:7:6
-    wire        pw_614;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_615;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_616;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_617;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_618;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_619;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_620;  // matmul_tiled.cl:7:6
+    wire [31:0] bi_563;
+    wire [31:0] bi_564;
+    wire [31:0] bi_565;
+    wire [31:0] bi_566;
+    wire [32:0] fov_567;
+    reg  [32:0] pd_568;
+    reg  [32:0] pd_569;
+    reg  [32:0] pd_570;
+    reg  [32:0] pd_571;
+    reg  [32:0] pd_572;
+    wire [31:0] pw_573;  // matmul_tiled.cl:24:19
+    wire [63:0] w_574;  // matmul_tiled.cl:7:6
+    wire [63:0] w_575;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_576;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_577;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_618;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_619;
+    wire [63:0] pv_620;  // matmul_tiled.cl:7:6
     wire [7:0]  pw_621;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_622;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_140;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_141;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_142;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_143;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_149;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_150;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_151;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_152;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_169;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_170;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_171;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_172;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_173;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_174;  // matmul_tiled.cl:24:23
+    wire [7:0]  w_622;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_623;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_624;  // matmul_tiled.cl:7:6
+    wire        pw_625;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_626;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_627;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_628;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_629;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_630;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_631;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_632;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_633;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_145;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_146;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_147;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_148;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_154;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_155;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_156;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_157;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_175;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_176;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_177;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_184;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_185;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_186;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_187;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_188;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_189;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_178;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_179;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_180;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_181;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_182;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_183;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_190;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_191;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_192;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_210;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_211;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_212;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_213;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_214;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_215;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_216;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_193;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_194;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_195;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_196;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_197;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_198;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_217;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_218;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_219;  // matmul_tiled.cl:24:23
@@ -492,13 +496,13 @@ module matmul_datapath (
     reg  [63:0] pq_221;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_222;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_223;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_230;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_231;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_232;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_233;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_234;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_235;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_236;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_224;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_225;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_226;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_227;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_228;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_229;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_230;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_237;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_238;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_239;  // matmul_tiled.cl:24:34
@@ -506,14 +510,13 @@ module matmul_datapath (
     reg  [63:0] pq_241;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_242;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_243;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_261;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_262;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_263;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_264;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_265;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_266;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_267;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_268;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_244;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_245;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_246;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_247;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_248;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_249;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_250;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_269;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_270;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_271;  // matmul_tiled.cl:24:23
@@ -525,14 +528,14 @@ module matmul_datapath (
     reg  [63:0] pq_277;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_278;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_279;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_286;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_287;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_288;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_289;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_290;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_291;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_292;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_293;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_280;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_281;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_282;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_283;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_284;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_285;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_286;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_287;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_294;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_295;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_296;  // matmul_tiled.cl:24:34
@@ -544,15 +547,14 @@ module matmul_datapath (
     reg  [63:0] pq_302;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_303;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_304;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_322;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_323;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_324;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_325;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_326;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_327;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_328;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_329;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_330;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_305;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_306;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_307;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_308;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_309;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_310;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_311;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_312;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_331;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_332;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_333;  // matmul_tiled.cl:24:23
@@ -568,15 +570,15 @@ module matmul_datapath (
     reg  [63:0] pq_343;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_344;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_345;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_352;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_353;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_354;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_355;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_356;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_357;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_358;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_359;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_360;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_346;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_347;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_348;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_349;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_350;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_351;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_352;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_353;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_354;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_361;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_362;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_363;  // matmul_tiled.cl:24:34
@@ -592,16 +594,15 @@ module matmul_datapath (
     reg  [63:0] pq_373;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_374;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_375;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_393;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_394;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_395;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_396;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_397;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_398;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_399;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_400;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_401;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_402;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_376;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_377;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_378;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_379;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_380;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_381;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_382;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_383;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_384;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_403;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_404;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_405;  // matmul_tiled.cl:24:23
@@ -621,16 +622,16 @@ module matmul_datapath (
     reg  [63:0] pq_419;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_420;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_421;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_428;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_429;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_430;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_431;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_432;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_433;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_434;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_435;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_436;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_437;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_422;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_423;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_424;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_425;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_426;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_427;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_428;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_429;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_430;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_431;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_438;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_439;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_440;  // matmul_tiled.cl:24:34
@@ -650,17 +651,16 @@ module matmul_datapath (
     reg  [63:0] pq_454;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_455;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_456;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_474;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_475;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_476;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_477;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_478;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_479;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_480;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_481;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_482;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_483;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_484;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_457;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_458;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_459;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_460;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_461;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_462;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_463;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_464;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_465;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_466;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_485;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_486;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_487;  // matmul_tiled.cl:24:23
@@ -684,17 +684,17 @@ module matmul_datapath (
     reg  [63:0] pq_505;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_506;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_507;  // matmul_tiled.cl:24:23
-    reg  [63:0] pq_514;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_515;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_516;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_517;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_518;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_519;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_520;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_521;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_522;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_523;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_524;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_508;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_509;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_510;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_511;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_512;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_513;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_514;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_515;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_516;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_517;  // matmul_tiled.cl:24:23
+    reg  [63:0] pq_518;  // matmul_tiled.cl:24:23
     reg  [63:0] pq_525;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_526;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_527;  // matmul_tiled.cl:24:34
@@ -718,17 +718,17 @@ module matmul_datapath (
     reg  [63:0] pq_545;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_546;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_547;  // matmul_tiled.cl:24:34
-    reg  [63:0] pq_567;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_568;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_569;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_570;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_571;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_572;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_573;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_574;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_575;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_576;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_577;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_548;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_549;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_550;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_551;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_552;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_553;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_554;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_555;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_556;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_557;  // matmul_tiled.cl:24:34
+    reg  [63:0] pq_558;  // matmul_tiled.cl:24:34
     reg  [63:0] pq_578;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_579;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_580;  // matmul_tiled.cl:7:6
@@ -758,145 +758,145 @@ module matmul_datapath (
     reg  [63:0] pq_604;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_605;  // matmul_tiled.cl:7:6
     reg  [63:0] pq_606;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_607;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_608;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_609;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_610;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_611;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_612;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_613;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_614;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_615;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_616;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_617;  // matmul_tiled.cl:7:6
     reg  [5:0]  p3_drain;
-    wire [63:0] w_623;  // matmul_tiled.cl:7:6
+    wire [63:0] w_634;  // matmul_tiled.cl:7:6
     reg  [48:0] p2_valid;  // matmul_tiled.cl:7:6
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_624;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_625;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_626;  // matmul_tiled.cl:7:6
-    wire        pw_627;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_635;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_636;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_637;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_638;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_639;  // matmul_tiled.cl:7:6
+    wire        pw_640;  // matmul_tiled.cl:7:6
     reg         p2_go;
-    wire [31:0] w_628;  // matmul_tiled.cl:12:15
-    wire [63:0] w_629;  // matmul_tiled.cl:12:15
-    wire [63:0] pv_630;  // matmul_tiled.cl:12:15
-    wire [31:0] w_631;  // matmul_tiled.cl:13:15
-    wire [63:0] w_632;  // matmul_tiled.cl:13:15
-    wire [63:0] pv_633;  // matmul_tiled.cl:13:15
-    wire [63:0] w_634;  // matmul_tiled.cl:19:9
-    wire [63:0] w_635;  // matmul_tiled.cl:19:22
-    wire [31:0] w_636;  // matmul_tiled.cl:19:30
-    wire [31:0] pv_637;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_638;  // matmul_tiled.cl:13:15
-    wire [31:0] w_639;  // matmul_tiled.cl:19:38
-    wire [31:0] pw_640;  // matmul_tiled.cl:13:15
-    wire [31:0] pw_641;  // matmul_tiled.cl:15:14
-    wire [31:0] pw_642;  // matmul_tiled.cl:13:15
-    wire [26:0] pw_643;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_644;  // matmul_tiled.cl:19:24
-    wire [26:0] pw_645;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_646;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_647;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_650;  // matmul_tiled.cl:19:24
-    wire [26:0] pw_651;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_652;  // matmul_tiled.cl:19:24
-    wire [31:0] w_653;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_654;  // matmul_tiled.cl:19:24
-    wire [4:0]  pw_655;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_656;  // matmul_tiled.cl:19:24
-    wire [4:0]  pw_657;  // matmul_tiled.cl:19:24
-    wire [4:0]  pw_658;  // matmul_tiled.cl:19:24
-    wire [4:0]  pw_659;  // matmul_tiled.cl:19:24
-    wire [4:0]  pw_660;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_661;  // matmul_tiled.cl:19:24
-    wire [4:0]  pw_662;  // matmul_tiled.cl:19:24
-    wire [4:0]  pw_663;  // matmul_tiled.cl:19:24
-    reg  [4:0]  pq_665;  // matmul_tiled.cl:19:24
-    reg  [4:0]  pq_667;  // matmul_tiled.cl:19:24
+    wire [31:0] w_641;  // matmul_tiled.cl:12:15
+    wire [63:0] w_642;  // matmul_tiled.cl:12:15
+    wire [63:0] pv_643;  // matmul_tiled.cl:12:15
+    wire [31:0] w_644;  // matmul_tiled.cl:13:15
+    wire [63:0] w_645;  // matmul_tiled.cl:13:15
+    wire [63:0] pv_646;  // matmul_tiled.cl:13:15
+    wire [63:0] w_647;  // matmul_tiled.cl:19:9
+    wire [63:0] w_648;  // matmul_tiled.cl:19:22
+    wire [31:0] w_649;  // matmul_tiled.cl:19:30
+    wire [31:0] pv_650;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_651;  // matmul_tiled.cl:13:15
+    wire [31:0] w_652;  // matmul_tiled.cl:19:38
+    wire [31:0] pw_653;  // matmul_tiled.cl:13:15
+    wire [31:0] pw_654;  // matmul_tiled.cl:15:14
+    wire [31:0] pw_655;  // matmul_tiled.cl:13:15
+    wire [26:0] pw_656;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_657;  // matmul_tiled.cl:19:24
+    wire [26:0] pw_658;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_659;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_660;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_663;  // matmul_tiled.cl:19:24
+    wire [26:0] pw_664;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_665;  // matmul_tiled.cl:19:24
+    wire [31:0] w_666;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_667;  // matmul_tiled.cl:19:24
     wire [4:0]  pw_668;  // matmul_tiled.cl:19:24
-    reg  [4:0]  pq_669;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_669;  // matmul_tiled.cl:19:24
     wire [4:0]  pw_670;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_671;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_672;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_673;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_674;  // matmul_tiled.cl:19:34
-    reg  [63:0] pq_677;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_678;  // matmul_tiled.cl:14:14
-    reg  [31:0] pq_681;  // matmul_tiled.cl:19:34
-    wire [31:0] pw_682;  // matmul_tiled.cl:19:24
-    wire [31:0] pw_683;  // matmul_tiled.cl:19:24
-    wire [63:0] pw_684;  // matmul_tiled.cl:19:22
-    wire [63:0] w_685;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_686;  // matmul_tiled.cl:19:22
-    wire [63:0] pw_687;  // matmul_tiled.cl:19:22
-    wire [31:0] pld_688;  // matmul_tiled.cl:19:22
-    wire [63:0] w_689;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_736;  // matmul_tiled.cl:13:15
-    wire [63:0] pw_737;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_738;  // matmul_tiled.cl:19:9
-    reg  [63:0] pq_782;  // matmul_tiled.cl:12:15
-    wire [63:0] pw_783;  // matmul_tiled.cl:19:9
-    wire [63:0] pw_784;  // matmul_tiled.cl:19:9
-    wire [63:0] pwa_785;
-    wire [63:0] w_786;  // matmul_tiled.cl:20:9
-    wire [63:0] w_787;  // matmul_tiled.cl:20:22
-    wire [31:0] pw_788;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_789;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_790;  // matmul_tiled.cl:12:15
-    wire [31:0] pw_791;  // matmul_tiled.cl:20:25
-    wire [26:0] pw_792;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_793;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_794;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_797;  // matmul_tiled.cl:20:25
-    wire [26:0] pw_798;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_799;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_800;  // matmul_tiled.cl:20:25
-    wire [4:0]  pw_801;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_802;  // matmul_tiled.cl:20:25
-    wire [4:0]  pw_803;  // matmul_tiled.cl:20:25
-    wire [4:0]  pw_804;  // matmul_tiled.cl:20:25
-    wire [4:0]  pw_805;  // matmul_tiled.cl:20:25
-    wire [4:0]  pw_806;  // matmul_tiled.cl:20:25
-    reg  [4:0]  pq_808;  // matmul_tiled.cl:20:25
-    reg  [4:0]  pq_810;  // matmul_tiled.cl:20:25
-    wire [4:0]  pw_811;  // matmul_tiled.cl:20:25
-    reg  [4:0]  pq_812;  // matmul_tiled.cl:20:25
-    wire [4:0]  pw_813;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_814;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_671;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_672;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_673;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_674;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_675;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_676;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_678;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_680;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_681;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_682;  // matmul_tiled.cl:19:24
+    wire [4:0]  pw_683;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_684;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_685;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_686;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_687;  // matmul_tiled.cl:19:34
+    reg  [63:0] pq_690;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_691;  // matmul_tiled.cl:14:14
+    reg  [31:0] pq_694;  // matmul_tiled.cl:19:34
+    wire [31:0] pw_695;  // matmul_tiled.cl:19:24
+    wire [31:0] pw_696;  // matmul_tiled.cl:19:24
+    wire [63:0] pw_697;  // matmul_tiled.cl:19:22
+    wire [63:0] w_698;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_699;  // matmul_tiled.cl:19:22
+    wire [63:0] pw_700;  // matmul_tiled.cl:19:22
+    wire [31:0] pld_701;  // matmul_tiled.cl:19:22
+    wire [63:0] w_702;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_749;  // matmul_tiled.cl:13:15
+    wire [63:0] pw_750;  // matmul_tiled.cl:19:9
+    reg  [63:0] pq_794;  // matmul_tiled.cl:12:15
+    wire [63:0] pw_795;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_796;  // matmul_tiled.cl:19:9
+    wire [63:0] pw_797;  // matmul_tiled.cl:19:9
+    wire [63:0] pwa_798;
+    wire [63:0] w_799;  // matmul_tiled.cl:20:9
+    wire [63:0] w_800;  // matmul_tiled.cl:20:22
+    wire [31:0] pw_801;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_802;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_803;  // matmul_tiled.cl:12:15
+    wire [31:0] pw_804;  // matmul_tiled.cl:20:25
+    wire [26:0] pw_805;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_806;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_807;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_810;  // matmul_tiled.cl:20:25
+    wire [26:0] pw_811;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_812;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_813;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_814;  // matmul_tiled.cl:20:25
     wire [31:0] pw_815;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_816;  // matmul_tiled.cl:20:25
-    wire [31:0] pw_817;  // matmul_tiled.cl:20:25
-    wire [63:0] pw_818;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_819;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_820;  // matmul_tiled.cl:20:22
-    wire [31:0] pld_821;  // matmul_tiled.cl:20:22
-    wire [63:0] pw_822;  // matmul_tiled.cl:20:9
-    wire [63:0] pw_823;  // matmul_tiled.cl:20:9
-    wire [63:0] pwa_824;
-    wire [63:0] pv_825;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_826;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_827;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_828;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_829;  // matmul_tiled.cl:7:6
-    wire        pw_830;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_831;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_832;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_833;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_834;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_835;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_836;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_837;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_838;  // matmul_tiled.cl:7:6
-    reg  [31:0] pq_648;  // matmul_tiled.cl:19:24
-    reg  [31:0] pq_649;  // matmul_tiled.cl:19:24
-    reg  [4:0]  pq_664;  // matmul_tiled.cl:19:24
-    reg  [4:0]  pq_666;  // matmul_tiled.cl:19:24
-    reg  [63:0] pq_675;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_676;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_739;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_740;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_741;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_742;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_743;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_744;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_745;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_746;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_747;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_748;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_749;  // matmul_tiled.cl:12:15
-    reg  [63:0] pq_750;  // matmul_tiled.cl:12:15
+    wire [4:0]  pw_816;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_817;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_818;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_819;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_821;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_823;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_824;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_825;  // matmul_tiled.cl:20:25
+    wire [4:0]  pw_826;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_827;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_828;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_829;  // matmul_tiled.cl:20:25
+    wire [31:0] pw_830;  // matmul_tiled.cl:20:25
+    wire [63:0] pw_831;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_832;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_833;  // matmul_tiled.cl:20:22
+    wire [31:0] pld_834;  // matmul_tiled.cl:20:22
+    wire [63:0] pw_835;  // matmul_tiled.cl:20:9
+    wire [63:0] pwa_836;
+    wire [63:0] pv_837;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_838;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_839;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_840;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_841;  // matmul_tiled.cl:7:6
+    wire        pw_842;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_843;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_844;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_845;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_846;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_847;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_848;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_849;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_850;  // matmul_tiled.cl:7:6
+    reg  [31:0] pq_661;  // matmul_tiled.cl:19:24
+    reg  [31:0] pq_662;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_677;  // matmul_tiled.cl:19:24
+    reg  [4:0]  pq_679;  // matmul_tiled.cl:19:24
+    reg  [63:0] pq_688;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_689;  // matmul_tiled.cl:12:15
     reg  [63:0] pq_751;  // matmul_tiled.cl:12:15
     reg  [63:0] pq_752;  // matmul_tiled.cl:12:15
     reg  [63:0] pq_753;  // matmul_tiled.cl:12:15
@@ -928,21 +928,20 @@ module matmul_datapath (
     reg  [63:0] pq_779;  // matmul_tiled.cl:12:15
     reg  [63:0] pq_780;  // matmul_tiled.cl:12:15
     reg  [63:0] pq_781;  // matmul_tiled.cl:12:15
-    reg  [31:0] pq_679;  // matmul_tiled.cl:19:34
-    reg  [31:0] pq_680;  // matmul_tiled.cl:19:34
-    reg  [63:0] pq_690;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_691;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_692;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_693;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_694;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_695;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_696;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_697;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_698;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_699;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_700;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_701;  // matmul_tiled.cl:13:15
-    reg  [63:0] pq_702;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_782;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_783;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_784;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_785;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_786;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_787;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_788;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_789;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_790;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_791;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_792;  // matmul_tiled.cl:12:15
+    reg  [63:0] pq_793;  // matmul_tiled.cl:12:15
+    reg  [31:0] pq_692;  // matmul_tiled.cl:19:34
+    reg  [31:0] pq_693;  // matmul_tiled.cl:19:34
     reg  [63:0] pq_703;  // matmul_tiled.cl:13:15
     reg  [63:0] pq_704;  // matmul_tiled.cl:13:15
     reg  [63:0] pq_705;  // matmul_tiled.cl:13:15
@@ -976,65 +975,81 @@ module matmul_datapath (
     reg  [63:0] pq_733;  // matmul_tiled.cl:13:15
     reg  [63:0] pq_734;  // matmul_tiled.cl:13:15
     reg  [63:0] pq_735;  // matmul_tiled.cl:13:15
-    reg  [31:0] pq_795;  // matmul_tiled.cl:20:25
-    reg  [31:0] pq_796;  // matmul_tiled.cl:20:25
-    reg  [4:0]  pq_807;  // matmul_tiled.cl:20:25
-    reg  [4:0]  pq_809;  // matmul_tiled.cl:20:25
+    reg  [63:0] pq_736;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_737;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_738;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_739;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_740;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_741;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_742;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_743;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_744;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_745;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_746;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_747;  // matmul_tiled.cl:13:15
+    reg  [63:0] pq_748;  // matmul_tiled.cl:13:15
+    reg  [31:0] pq_808;  // matmul_tiled.cl:20:25
+    reg  [31:0] pq_809;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_820;  // matmul_tiled.cl:20:25
+    reg  [4:0]  pq_822;  // matmul_tiled.cl:20:25
     reg  [5:0]  p2_drain;
-    wire [63:0] w_839;  // matmul_tiled.cl:7:6
+    wire [63:0] w_851;  // matmul_tiled.cl:7:6
     reg  [2:0]  p0_valid;  // matmul_tiled.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_840;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_841;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_842;  // matmul_tiled.cl:7:6
-    wire        pw_843;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_852;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_853;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_854;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_855;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_856;  // matmul_tiled.cl:7:6
+    wire        pw_857;  // matmul_tiled.cl:7:6
     reg         p0_go;
-    wire [63:0] pv_844;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_845;  // matmul_tiled.cl:7:6
-    wire [63:0] w_846;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_847;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_848;  // matmul_tiled.cl:7:6
-    wire [63:0] w_849;  // matmul_tiled.cl:7:6
-    wire [63:0] w_850;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_851;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_852;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_853;
-    wire [31:0] prd_854;  // matmul_tiled.cl:7:6
-    wire [31:0] w_855;  // matmul_tiled.cl:16:17
-    wire [31:0] w_856;  // matmul_tiled.cl:18:18
-    wire [31:0] w_857;  // matmul_tiled.cl:18:25
-    wire [31:0] w_858;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_859;  // matmul_tiled.cl:18:25
-    wire [31:0] w_860;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_861;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_862;  // matmul_tiled.cl:18:25
-    wire [31:0] w_863;  // matmul_tiled.cl:18:25
-    wire [31:0] pw_864;  // matmul_tiled.cl:18:25
-    wire        pw_865;  // matmul_tiled.cl:18:21
-    wire [63:0] w_866;  // matmul_tiled.cl:7:6
-    wire [63:0] w_867;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_868;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_869;  // matmul_tiled.cl:7:6
-    reg  [63:0] pq_870;  // matmul_tiled.cl:7:6
-    wire [63:0] pwa_871;
-    wire [63:0] pv_872;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_873;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_874;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_875;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_876;  // matmul_tiled.cl:7:6
-    wire        pw_877;  // matmul_tiled.cl:7:6
-    wire [7:0]  w_878;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_879;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_880;  // matmul_tiled.cl:7:6
-    wire [63:0] pv_881;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_882;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_883;  // matmul_tiled.cl:7:6
-    wire [7:0]  pw_884;  // matmul_tiled.cl:7:6
-    wire [63:0] pw_885;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_858;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_859;  // matmul_tiled.cl:7:6
+    wire [63:0] w_860;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_861;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_862;  // matmul_tiled.cl:7:6
+    wire [63:0] w_863;  // matmul_tiled.cl:7:6
+    wire [63:0] w_864;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_865;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_866;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_867;
+    wire [31:0] prd_868;  // matmul_tiled.cl:7:6
+    wire [31:0] w_869;  // matmul_tiled.cl:16:17
+    wire [31:0] w_870;  // matmul_tiled.cl:18:18
+    wire [31:0] w_871;  // matmul_tiled.cl:18:25
+    wire [31:0] w_872;  // matmul_tiled.cl:18:21
+    wire [31:0] pw_873;  // matmul_tiled.cl:18:21
+    wire        pw_874;  // matmul_tiled.cl:18:21
+    wire        pw_875;  // matmul_tiled.cl:18:21
+    wire [31:0] w_876;  // matmul_tiled.cl:18:21
+    wire [31:0] pw_877;  // matmul_tiled.cl:18:21
+    wire [31:0] w_878;  // matmul_tiled.cl:18:21
+    wire        pw_879;  // matmul_tiled.cl:18:21
+    wire        pw_880;  // matmul_tiled.cl:18:21
+    wire [63:0] w_881;  // matmul_tiled.cl:7:6
+    wire [63:0] w_882;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_883;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_884;  // matmul_tiled.cl:7:6
+    reg  [63:0] pq_885;  // matmul_tiled.cl:7:6
+    wire [63:0] pwa_886;
+    wire [63:0] pv_887;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_888;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_889;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_890;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_891;  // matmul_tiled.cl:7:6
+    wire        pw_892;  // matmul_tiled.cl:7:6
+    wire [7:0]  w_893;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_894;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_895;  // matmul_tiled.cl:7:6
+    wire [63:0] pv_896;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_897;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_898;  // matmul_tiled.cl:7:6
+    wire [7:0]  pw_899;  // matmul_tiled.cl:7:6
+    wire [63:0] pw_900;  // matmul_tiled.cl:7:6
     reg  [1:0]  p0_drain;
-    wire [63:0] w_886;  // matmul_tiled.cl:7:6
+    wire [63:0] w_901;  // matmul_tiled.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -1295,504 +1310,519 @@ module matmul_datapath (
     assign p4_en = (!p4_stall);
     assign pv_1 = v4_lid_y;
     assign pw_2 = pv_1[7:0];
-    assign w_3 = 8'h08;
-    assign pw_4 = (pw_2 < w_3);
-    assign pv_5 = v3_lid_x;
-    assign pv_6 = v4_lid_y;
-    assign w_7 = 64'h0000000000000000;
-    assign w_8 = 64'h0000000000000008;
-    assign pw_11 = $unsigned($signed(pq_10) * $signed(w_8));
-    assign pw_14 = (pw_11 | pq_13);
-    assign w_15 = 64'h0000000000000004;
-    assign pw_16 = $unsigned($signed(pw_14) * $signed(w_15));
-    assign pw_17 = (w_7 + pw_16);
-    assign pwa_18 = (pw_17 >> 64'h0000000000000002);
-    assign prd_19 = obj2_wi_acc_rdata[31:0];
-    assign w_20 = 32'h00000000;
-    assign w_21 = {32'h00000000, group_0};
-    assign w_22 = 32'h00000001;
-    assign w_23 = {32'h00000000, group_1};
-    assign w_24 = {32'h00000000, C_base};
-    assign w_25 = arg_n;
-    assign pw_26 = w_21[31:0];
-    assign w_27 = 32'h00000008;
-    assign pw_28 = $unsigned($signed(pw_26) * $signed(w_27));
-    assign pw_30 = pq_29[31:0];
-    assign pw_31 = (pw_28 | pw_30);
-    assign pw_32 = pv_6[31:0];
-    assign pw_33 = w_23[31:0];
-    assign w_34 = 32'h00000008;
-    assign pw_35 = $unsigned($signed(pw_33) * $signed(w_34));
-    assign pw_36 = (pw_32 | pw_35);
-    assign pw_37 = pw_36[26:0];
-    assign pw_38 = {5'h00, pw_37[26:0]};
-    assign pw_39 = w_25[26:0];
+    assign w_3 = 8'h03;
+    assign pw_4 = (pw_2 >> w_3);
+    assign w_5 = 8'h00;
+    assign pw_6 = (pw_4 == w_5);
+    assign pv_7 = v3_lid_x;
+    assign pv_8 = v4_lid_y;
+    assign w_9 = 64'h0000000000000000;
+    assign w_10 = 64'h0000000000000008;
+    assign pw_13 = $unsigned($signed(pq_12) * $signed(w_10));
+    assign pw_16 = (pw_13 | pq_15);
+    assign w_17 = 64'h0000000000000004;
+    assign pw_18 = $unsigned($signed(pw_16) * $signed(w_17));
+    assign pw_19 = (w_9 + pw_18);
+    assign pwa_20 = (pw_19 >> 64'h0000000000000002);
+    assign prd_21 = obj2_wi_acc_rdata[31:0];
+    assign w_22 = 32'h00000000;
+    assign w_23 = {32'h00000000, group_0};
+    assign w_24 = 32'h00000001;
+    assign w_25 = {32'h00000000, group_1};
+    assign w_26 = {32'h00000000, C_base};
+    assign w_27 = arg_n;
+    assign pw_28 = w_23[31:0];
+    assign w_29 = 32'h00000008;
+    assign pw_30 = $unsigned($signed(pw_28) * $signed(w_29));
+    assign pw_32 = pq_31[31:0];
+    assign pw_33 = (pw_30 | pw_32);
+    assign pw_34 = pv_8[31:0];
+    assign pw_35 = w_25[31:0];
+    assign w_36 = 32'h00000008;
+    assign pw_37 = $unsigned($signed(pw_35) * $signed(w_36));
+    assign pw_38 = (pw_34 | pw_37);
+    assign pw_39 = pw_38[26:0];
     assign pw_40 = {5'h00, pw_39[26:0]};
-    assign pw_41 = $unsigned($signed(pw_38) * $signed(pw_40));
-    assign pw_45 = pq_44[26:0];
-    assign pw_46 = {5'h00, pw_45[26:0]};
-    assign w_47 = 32'h0000001b;
-    assign pw_48 = (pq_44 >> w_47);
-    assign pw_49 = pw_48[4:0];
-    assign pw_50 = (pw_36 >> w_47);
+    assign pw_41 = w_27[26:0];
+    assign pw_42 = {5'h00, pw_41[26:0]};
+    assign pw_43 = $unsigned($signed(pw_40) * $signed(pw_42));
+    assign pw_47 = pq_46[26:0];
+    assign pw_48 = {5'h00, pw_47[26:0]};
+    assign w_49 = 32'h0000001b;
+    assign pw_50 = (pq_46 >> w_49);
     assign pw_51 = pw_50[4:0];
-    assign pw_52 = w_25[4:0];
-    assign pw_53 = $unsigned($signed(pw_51) * $signed(pw_52));
-    assign pw_54 = pw_36[4:0];
-    assign pw_55 = (w_25 >> w_47);
-    assign pw_56 = pw_55[4:0];
-    assign pw_57 = $unsigned($signed(pw_54) * $signed(pw_56));
-    assign pw_62 = (pq_59 + pq_61);
-    assign pw_64 = (pw_49 + pq_63);
-    assign pw_65 = {27'h0000000, pw_64[4:0]};
-    assign pw_66 = (pw_65 << w_47);
-    assign pw_67 = (pw_46 | pw_66);
-    assign pw_68 = (pw_31 + pw_67);
-    assign pw_69 = {{32{pw_68[31]}}, pw_68[31:0]};
-    assign pw_70 = $unsigned($signed(pw_69) * $signed(w_15));
-    assign pw_71 = (w_24 + pw_70);
-    assign pv_72 = v3_lid_x;
-    assign pw_73 = pv_72[7:0];
-    assign w_74 = 8'h01;
-    assign pw_75 = (pw_73 + w_74);
-    assign w_76 = 8'h08;
-    assign pw_77 = (pw_75 == w_76);
-    assign w_78 = 8'h00;
-    assign pw_79 = (pw_77 ? w_78 : pw_75);
-    assign pw_80 = {56'h00000000000000, pw_79[7:0]};
-    assign pv_81 = v4_lid_y;
-    assign pw_82 = pv_81[7:0];
-    assign pw_83 = (pw_82 + w_74);
-    assign pw_84 = (pw_77 ? pw_83 : pw_82);
-    assign pw_85 = {56'h00000000000000, pw_84[7:0]};
+    assign pw_52 = (pw_38 >> w_49);
+    assign pw_53 = pw_52[4:0];
+    assign pw_54 = w_27[4:0];
+    assign pw_55 = $unsigned($signed(pw_53) * $signed(pw_54));
+    assign pw_56 = pw_38[4:0];
+    assign pw_57 = (w_27 >> w_49);
+    assign pw_58 = pw_57[4:0];
+    assign pw_59 = $unsigned($signed(pw_56) * $signed(pw_58));
+    assign pw_64 = (pq_61 + pq_63);
+    assign pw_66 = (pw_51 + pq_65);
+    assign pw_67 = {27'h0000000, pw_66[4:0]};
+    assign pw_68 = (pw_67 << w_49);
+    assign pw_69 = (pw_48 | pw_68);
+    assign pw_70 = (pw_33 + pw_69);
+    assign pw_71 = {{32{pw_70[31]}}, pw_70[31:0]};
+    assign pw_72 = $unsigned($signed(pw_71) * $signed(w_17));
+    assign pw_73 = (w_26 + pw_72);
+    assign pv_74 = v3_lid_x;
+    assign pw_75 = pv_74[7:0];
+    assign w_76 = 8'h01;
+    assign pw_77 = (pw_75 + w_76);
+    assign w_78 = 8'h08;
+    assign pw_79 = (pw_77 == w_78);
+    assign w_80 = 8'h00;
+    assign pw_81 = (pw_79 ? w_80 : pw_77);
+    assign pw_82 = {56'h00000000000000, pw_81[7:0]};
+    assign pv_83 = v4_lid_y;
+    assign pw_84 = pv_83[7:0];
+    assign pw_85 = (pw_84 + w_76);
+    assign pw_86 = (pw_79 ? pw_85 : pw_84);
+    assign pw_87 = {56'h00000000000000, pw_86[7:0]};
     assign p4_stall = ((p4_valid[3] && 1'h1) && (!C_st_req_ready));
-    assign w_86 = 64'h0000000000000000;
-    assign w_87 = v2_group_cond0;
-    assign w_89 = v1_t;
-    assign w_90 = 32'h00000001;
-    assign w_91 = (w_89 + w_90);
-    assign w_92 = arg_n;
-    assign w_93 = 32'h0000001f;
-    assign w_94 = (w_92[31] ? (~((~w_92) >> w_93)) : (w_92 >> w_93));
-    assign w_95 = 32'h0000001d;
-    assign w_96 = (w_94 >> w_95);
-    assign w_97 = (w_92 + w_96);
-    assign w_98 = 32'h00000003;
-    assign w_99 = (w_97[31] ? (~((~w_97) >> w_98)) : (w_97 >> w_98));
-    assign w_100 = ((w_91 ^ 32'h80000000) < (w_99 ^ 32'h80000000));
+    assign w_88 = 64'h0000000000000000;
+    assign w_89 = v2_group_cond0;
+    assign w_91 = v1_t;
+    assign w_92 = 32'h00000001;
+    assign w_93 = (w_91 + w_92);
+    assign w_94 = arg_n;
+    assign w_95 = 32'h0000001f;
+    assign w_96 = (w_94[31] ? (~((~w_94) >> w_95)) : (w_94 >> w_95));
+    assign w_97 = 32'h0000001d;
+    assign w_98 = (w_96 >> w_97);
+    assign w_99 = (w_94 + w_98);
+    assign w_100 = 32'h00000003;
+    assign w_101 = (w_99[31] ? (~((~w_99) >> w_100)) : (w_99 >> w_100));
+    assign w_102 = ((w_93 ^ 32'h80000000) < (w_101 ^ 32'h80000000));
     assign p3_en = (!p3_stall);
-    assign pv_101 = v4_lid_y;
-    assign pw_102 = pv_101[7:0];
-    assign w_103 = 8'h08;
-    assign pw_104 = (pw_102 < w_103);
-    assign pv_105 = v3_lid_x;
-    assign pv_106 = v4_lid_y;
-    assign w_107 = 64'h0000000000000008;
-    assign pw_108 = $unsigned($signed(pv_106) * $signed(w_107));
-    assign pw_109 = (pw_108 | pv_105);
-    assign w_110 = 64'h0000000000000000;
-    assign w_111 = 64'h0000000000000004;
-    assign pw_112 = $unsigned($signed(pw_109) * $signed(w_111));
-    assign pw_113 = (w_110 + pw_112);
-    assign pwa_114 = (pw_113 >> 64'h0000000000000002);
-    assign prd_115 = obj2_wi_acc_rdata[31:0];
-    assign w_116 = 64'h0000000000000000;
-    assign w_117 = 64'h0000000000000020;
-    assign pw_118 = $unsigned($signed(pv_106) * $signed(w_117));
-    assign pw_119 = (w_116 + pw_118);
-    assign pwa_120 = (pw_119 >> 64'h0000000000000002);
-    assign prd_121 = obj0_As_rdata[31:0];
-    assign w_122 = 64'h0000000000000000;
-    assign pw_123 = $unsigned($signed(pv_105) * $signed(w_111));
-    assign pw_124 = (w_122 + pw_123);
-    assign pwa_125 = (pw_124 >> 64'h0000000000000002);
-    assign prd_126 = obj1_Bs_rdata[31:0];
-    assign go_127 = 1'h1;
+    assign pv_103 = v4_lid_y;
+    assign pw_104 = pv_103[7:0];
+    assign w_105 = 8'h03;
+    assign pw_106 = (pw_104 >> w_105);
+    assign w_107 = 8'h00;
+    assign pw_108 = (pw_106 == w_107);
+    assign pv_109 = v3_lid_x;
+    assign pv_110 = v4_lid_y;
+    assign w_111 = 64'h0000000000000008;
+    assign pw_112 = $unsigned($signed(pv_110) * $signed(w_111));
+    assign pw_113 = (pw_112 | pv_109);
+    assign w_114 = 64'h0000000000000000;
+    assign w_115 = 64'h0000000000000004;
+    assign pw_116 = $unsigned($signed(pw_113) * $signed(w_115));
+    assign pw_117 = (w_114 + pw_116);
+    assign pwa_118 = (pw_117 >> 64'h0000000000000002);
+    assign prd_119 = obj2_wi_acc_rdata[31:0];
+    assign w_120 = 64'h0000000000000000;
+    assign w_121 = 64'h0000000000000020;
+    assign pw_122 = $unsigned($signed(pv_110) * $signed(w_121));
+    assign pw_123 = (w_120 + pw_122);
+    assign pwa_124 = (pw_123 >> 64'h0000000000000002);
+    assign prd_125 = obj0_As_rdata[31:0];
+    assign w_126 = 64'h0000000000000000;
+    assign pw_127 = $unsigned($signed(pv_109) * $signed(w_115));
+    assign pw_128 = (w_126 + pw_127);
+    assign pwa_129 = (pw_128 >> 64'h0000000000000002);
+    assign prd_130 = obj1_Bs_rdata[31:0];
+    assign go_131 = 1'h1;
 
     ohls_fp_fma p3u0_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_127),
-        .a(prd_121),
-        .b(prd_126),
-        .c(prd_115),
+        .in_valid(go_131),
+        .a(prd_125),
+        .b(prd_130),
+        .c(prd_119),
         .out_valid(p3u0_fp_fma_valid),
         .result(p3u0_fp_fma_result)
     );
-    assign bi_128 = p3u0_fp_fma_result;
-    assign bi_129 = prd_121;
-    assign bi_130 = prd_126;
-    assign bi_131 = prd_115;
-    assign fov_132 = {((((((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) || ((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000)))) || ((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))))) || ((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000)))) || (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31]))), (((&bi_129[30:23]) && (!(bi_129[22:0] == 23'h000000))) ? (bi_129 | 32'h00400000) : (((&bi_130[30:23]) && (!(bi_130[22:0] == 23'h000000))) ? (bi_130 | 32'h00400000) : (((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) && (bi_130[30:0] == 31'h00000000)) || ((bi_129[30:0] == 31'h00000000) && ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_131[30:23]) && (!(bi_131[22:0] == 23'h000000))) ? (bi_131 | 32'h00400000) : ((((((&bi_129[30:23]) && (bi_129[22:0] == 23'h000000)) || ((&bi_130[30:23]) && (bi_130[22:0] == 23'h000000))) && ((&bi_131[30:23]) && (bi_131[22:0] == 23'h000000))) && ((bi_129[31] ^ bi_130[31]) != bi_131[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_138 = (pd_137[32] ? pd_137[31:0] : bi_128);
-    assign pw_139 = (pw_119 + w_111);
-    assign pwa_145 = (pq_144 >> 64'h0000000000000002);
-    assign prd_146 = obj0_As_r1_rdata[31:0];
-    assign pw_147 = (w_122 + w_117);
-    assign pw_148 = (pw_147 + pw_123);
-    assign pwa_154 = (pq_153 >> 64'h0000000000000002);
-    assign prd_155 = obj1_Bs_r1_rdata[31:0];
-    assign go_156 = 1'h1;
+    assign bi_132 = p3u0_fp_fma_result;
+    assign bi_133 = prd_125;
+    assign bi_134 = prd_130;
+    assign bi_135 = prd_119;
+    assign fov_136 = {((((((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) || ((&bi_134[30:23]) && (!(bi_134[22:0] == 23'h000000)))) || ((((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000)) && (bi_134[30:0] == 31'h00000000)) || ((bi_133[30:0] == 31'h00000000) && ((&bi_134[30:23]) && (bi_134[22:0] == 23'h000000))))) || ((&bi_135[30:23]) && (!(bi_135[22:0] == 23'h000000)))) || (((((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000)) || ((&bi_134[30:23]) && (bi_134[22:0] == 23'h000000))) && ((&bi_135[30:23]) && (bi_135[22:0] == 23'h000000))) && ((bi_133[31] ^ bi_134[31]) != bi_135[31]))), (((&bi_133[30:23]) && (!(bi_133[22:0] == 23'h000000))) ? (bi_133 | 32'h00400000) : (((&bi_134[30:23]) && (!(bi_134[22:0] == 23'h000000))) ? (bi_134 | 32'h00400000) : (((((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000)) && (bi_134[30:0] == 31'h00000000)) || ((bi_133[30:0] == 31'h00000000) && ((&bi_134[30:23]) && (bi_134[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_135[30:23]) && (!(bi_135[22:0] == 23'h000000))) ? (bi_135 | 32'h00400000) : ((((((&bi_133[30:23]) && (bi_133[22:0] == 23'h000000)) || ((&bi_134[30:23]) && (bi_134[22:0] == 23'h000000))) && ((&bi_135[30:23]) && (bi_135[22:0] == 23'h000000))) && ((bi_133[31] ^ bi_134[31]) != bi_135[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_142 = (pd_141[32] ? pd_141[31:0] : bi_132);
+    assign pw_143 = (pw_122 | w_115);
+    assign pw_144 = (w_120 + pw_143);
+    assign pwa_150 = (pq_149 >> 64'h0000000000000002);
+    assign prd_151 = obj0_As_r1_rdata[31:0];
+    assign pw_152 = (w_121 | pw_127);
+    assign pw_153 = (w_126 + pw_152);
+    assign pwa_159 = (pq_158 >> 64'h0000000000000002);
+    assign prd_160 = obj1_Bs_r1_rdata[31:0];
+    assign go_161 = 1'h1;
 
     ohls_fp_fma p3u1_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_156),
-        .a(prd_146),
-        .b(prd_155),
-        .c(pw_138),
+        .in_valid(go_161),
+        .a(prd_151),
+        .b(prd_160),
+        .c(pw_142),
         .out_valid(p3u1_fp_fma_valid),
         .result(p3u1_fp_fma_result)
     );
-    assign bi_157 = p3u1_fp_fma_result;
-    assign bi_158 = prd_146;
-    assign bi_159 = prd_155;
-    assign bi_160 = pw_138;
-    assign fov_161 = {((((((&bi_158[30:23]) && (!(bi_158[22:0] == 23'h000000))) || ((&bi_159[30:23]) && (!(bi_159[22:0] == 23'h000000)))) || ((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) && (bi_159[30:0] == 31'h00000000)) || ((bi_158[30:0] == 31'h00000000) && ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000))))) || ((&bi_160[30:23]) && (!(bi_160[22:0] == 23'h000000)))) || (((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) || ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000))) && ((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000))) && ((bi_158[31] ^ bi_159[31]) != bi_160[31]))), (((&bi_158[30:23]) && (!(bi_158[22:0] == 23'h000000))) ? (bi_158 | 32'h00400000) : (((&bi_159[30:23]) && (!(bi_159[22:0] == 23'h000000))) ? (bi_159 | 32'h00400000) : (((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) && (bi_159[30:0] == 31'h00000000)) || ((bi_158[30:0] == 31'h00000000) && ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_160[30:23]) && (!(bi_160[22:0] == 23'h000000))) ? (bi_160 | 32'h00400000) : ((((((&bi_158[30:23]) && (bi_158[22:0] == 23'h000000)) || ((&bi_159[30:23]) && (bi_159[22:0] == 23'h000000))) && ((&bi_160[30:23]) && (bi_160[22:0] == 23'h000000))) && ((bi_158[31] ^ bi_159[31]) != bi_160[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_167 = (pd_166[32] ? pd_166[31:0] : bi_157);
-    assign pw_168 = (pw_119 + w_107);
-    assign pwa_179 = (pq_178 >> 64'h0000000000000002);
-    assign prd_180 = obj0_As_r2_rdata[31:0];
-    assign w_181 = 64'h0000000000000040;
-    assign pw_182 = (w_122 + w_181);
-    assign pw_183 = (pw_182 + pw_123);
-    assign pwa_194 = (pq_193 >> 64'h0000000000000002);
-    assign prd_195 = obj1_Bs_r2_rdata[31:0];
-    assign go_196 = 1'h1;
+    assign bi_162 = p3u1_fp_fma_result;
+    assign bi_163 = prd_151;
+    assign bi_164 = prd_160;
+    assign bi_165 = pw_142;
+    assign fov_166 = {((((((&bi_163[30:23]) && (!(bi_163[22:0] == 23'h000000))) || ((&bi_164[30:23]) && (!(bi_164[22:0] == 23'h000000)))) || ((((&bi_163[30:23]) && (bi_163[22:0] == 23'h000000)) && (bi_164[30:0] == 31'h00000000)) || ((bi_163[30:0] == 31'h00000000) && ((&bi_164[30:23]) && (bi_164[22:0] == 23'h000000))))) || ((&bi_165[30:23]) && (!(bi_165[22:0] == 23'h000000)))) || (((((&bi_163[30:23]) && (bi_163[22:0] == 23'h000000)) || ((&bi_164[30:23]) && (bi_164[22:0] == 23'h000000))) && ((&bi_165[30:23]) && (bi_165[22:0] == 23'h000000))) && ((bi_163[31] ^ bi_164[31]) != bi_165[31]))), (((&bi_163[30:23]) && (!(bi_163[22:0] == 23'h000000))) ? (bi_163 | 32'h00400000) : (((&bi_164[30:23]) && (!(bi_164[22:0] == 23'h000000))) ? (bi_164 | 32'h00400000) : (((((&bi_163[30:23]) && (bi_163[22:0] == 23'h000000)) && (bi_164[30:0] == 31'h00000000)) || ((bi_163[30:0] == 31'h00000000) && ((&bi_164[30:23]) && (bi_164[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_165[30:23]) && (!(bi_165[22:0] == 23'h000000))) ? (bi_165 | 32'h00400000) : ((((((&bi_163[30:23]) && (bi_163[22:0] == 23'h000000)) || ((&bi_164[30:23]) && (bi_164[22:0] == 23'h000000))) && ((&bi_165[30:23]) && (bi_165[22:0] == 23'h000000))) && ((bi_163[31] ^ bi_164[31]) != bi_165[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_172 = (pd_171[32] ? pd_171[31:0] : bi_162);
+    assign pw_173 = (pw_122 | w_111);
+    assign pw_174 = (w_120 + pw_173);
+    assign pwa_185 = (pq_184 >> 64'h0000000000000002);
+    assign prd_186 = obj0_As_r2_rdata[31:0];
+    assign w_187 = 64'h0000000000000040;
+    assign pw_188 = (pw_127 | w_187);
+    assign pw_189 = (w_126 + pw_188);
+    assign pwa_200 = (pq_199 >> 64'h0000000000000002);
+    assign prd_201 = obj1_Bs_r2_rdata[31:0];
+    assign go_202 = 1'h1;
 
     ohls_fp_fma p3u2_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_196),
-        .a(prd_180),
-        .b(prd_195),
-        .c(pw_167),
+        .in_valid(go_202),
+        .a(prd_186),
+        .b(prd_201),
+        .c(pw_172),
         .out_valid(p3u2_fp_fma_valid),
         .result(p3u2_fp_fma_result)
     );
-    assign bi_197 = p3u2_fp_fma_result;
-    assign bi_198 = prd_180;
-    assign bi_199 = prd_195;
-    assign bi_200 = pw_167;
-    assign fov_201 = {((((((&bi_198[30:23]) && (!(bi_198[22:0] == 23'h000000))) || ((&bi_199[30:23]) && (!(bi_199[22:0] == 23'h000000)))) || ((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) && (bi_199[30:0] == 31'h00000000)) || ((bi_198[30:0] == 31'h00000000) && ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000))))) || ((&bi_200[30:23]) && (!(bi_200[22:0] == 23'h000000)))) || (((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) || ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000))) && ((&bi_200[30:23]) && (bi_200[22:0] == 23'h000000))) && ((bi_198[31] ^ bi_199[31]) != bi_200[31]))), (((&bi_198[30:23]) && (!(bi_198[22:0] == 23'h000000))) ? (bi_198 | 32'h00400000) : (((&bi_199[30:23]) && (!(bi_199[22:0] == 23'h000000))) ? (bi_199 | 32'h00400000) : (((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) && (bi_199[30:0] == 31'h00000000)) || ((bi_198[30:0] == 31'h00000000) && ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_200[30:23]) && (!(bi_200[22:0] == 23'h000000))) ? (bi_200 | 32'h00400000) : ((((((&bi_198[30:23]) && (bi_198[22:0] == 23'h000000)) || ((&bi_199[30:23]) && (bi_199[22:0] == 23'h000000))) && ((&bi_200[30:23]) && (bi_200[22:0] == 23'h000000))) && ((bi_198[31] ^ bi_199[31]) != bi_200[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_207 = (pd_206[32] ? pd_206[31:0] : bi_197);
-    assign w_208 = 64'h000000000000000c;
-    assign pw_209 = (pw_119 + w_208);
-    assign pwa_225 = (pq_224 >> 64'h0000000000000002);
-    assign prd_226 = obj0_As_r3_rdata[31:0];
-    assign w_227 = 64'h0000000000000060;
-    assign pw_228 = (w_122 + w_227);
-    assign pw_229 = (pw_228 + pw_123);
-    assign pwa_245 = (pq_244 >> 64'h0000000000000002);
-    assign prd_246 = obj1_Bs_r3_rdata[31:0];
-    assign go_247 = 1'h1;
+    assign bi_203 = p3u2_fp_fma_result;
+    assign bi_204 = prd_186;
+    assign bi_205 = prd_201;
+    assign bi_206 = pw_172;
+    assign fov_207 = {((((((&bi_204[30:23]) && (!(bi_204[22:0] == 23'h000000))) || ((&bi_205[30:23]) && (!(bi_205[22:0] == 23'h000000)))) || ((((&bi_204[30:23]) && (bi_204[22:0] == 23'h000000)) && (bi_205[30:0] == 31'h00000000)) || ((bi_204[30:0] == 31'h00000000) && ((&bi_205[30:23]) && (bi_205[22:0] == 23'h000000))))) || ((&bi_206[30:23]) && (!(bi_206[22:0] == 23'h000000)))) || (((((&bi_204[30:23]) && (bi_204[22:0] == 23'h000000)) || ((&bi_205[30:23]) && (bi_205[22:0] == 23'h000000))) && ((&bi_206[30:23]) && (bi_206[22:0] == 23'h000000))) && ((bi_204[31] ^ bi_205[31]) != bi_206[31]))), (((&bi_204[30:23]) && (!(bi_204[22:0] == 23'h000000))) ? (bi_204 | 32'h00400000) : (((&bi_205[30:23]) && (!(bi_205[22:0] == 23'h000000))) ? (bi_205 | 32'h00400000) : (((((&bi_204[30:23]) && (bi_204[22:0] == 23'h000000)) && (bi_205[30:0] == 31'h00000000)) || ((bi_204[30:0] == 31'h00000000) && ((&bi_205[30:23]) && (bi_205[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_206[30:23]) && (!(bi_206[22:0] == 23'h000000))) ? (bi_206 | 32'h00400000) : ((((((&bi_204[30:23]) && (bi_204[22:0] == 23'h000000)) || ((&bi_205[30:23]) && (bi_205[22:0] == 23'h000000))) && ((&bi_206[30:23]) && (bi_206[22:0] == 23'h000000))) && ((bi_204[31] ^ bi_205[31]) != bi_206[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_213 = (pd_212[32] ? pd_212[31:0] : bi_203);
+    assign w_214 = 64'h000000000000000c;
+    assign pw_215 = (pw_122 | w_214);
+    assign pw_216 = (w_120 + pw_215);
+    assign pwa_232 = (pq_231 >> 64'h0000000000000002);
+    assign prd_233 = obj0_As_r3_rdata[31:0];
+    assign w_234 = 64'h0000000000000060;
+    assign pw_235 = (pw_127 | w_234);
+    assign pw_236 = (w_126 + pw_235);
+    assign pwa_252 = (pq_251 >> 64'h0000000000000002);
+    assign prd_253 = obj1_Bs_r3_rdata[31:0];
+    assign go_254 = 1'h1;
 
     ohls_fp_fma p3u3_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_247),
-        .a(prd_226),
-        .b(prd_246),
-        .c(pw_207),
+        .in_valid(go_254),
+        .a(prd_233),
+        .b(prd_253),
+        .c(pw_213),
         .out_valid(p3u3_fp_fma_valid),
         .result(p3u3_fp_fma_result)
     );
-    assign bi_248 = p3u3_fp_fma_result;
-    assign bi_249 = prd_226;
-    assign bi_250 = prd_246;
-    assign bi_251 = pw_207;
-    assign fov_252 = {((((((&bi_249[30:23]) && (!(bi_249[22:0] == 23'h000000))) || ((&bi_250[30:23]) && (!(bi_250[22:0] == 23'h000000)))) || ((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) && (bi_250[30:0] == 31'h00000000)) || ((bi_249[30:0] == 31'h00000000) && ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000))))) || ((&bi_251[30:23]) && (!(bi_251[22:0] == 23'h000000)))) || (((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) || ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000))) && ((&bi_251[30:23]) && (bi_251[22:0] == 23'h000000))) && ((bi_249[31] ^ bi_250[31]) != bi_251[31]))), (((&bi_249[30:23]) && (!(bi_249[22:0] == 23'h000000))) ? (bi_249 | 32'h00400000) : (((&bi_250[30:23]) && (!(bi_250[22:0] == 23'h000000))) ? (bi_250 | 32'h00400000) : (((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) && (bi_250[30:0] == 31'h00000000)) || ((bi_249[30:0] == 31'h00000000) && ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_251[30:23]) && (!(bi_251[22:0] == 23'h000000))) ? (bi_251 | 32'h00400000) : ((((((&bi_249[30:23]) && (bi_249[22:0] == 23'h000000)) || ((&bi_250[30:23]) && (bi_250[22:0] == 23'h000000))) && ((&bi_251[30:23]) && (bi_251[22:0] == 23'h000000))) && ((bi_249[31] ^ bi_250[31]) != bi_251[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_258 = (pd_257[32] ? pd_257[31:0] : bi_248);
-    assign w_259 = 64'h0000000000000010;
-    assign pw_260 = (pw_119 + w_259);
-    assign pwa_281 = (pq_280 >> 64'h0000000000000002);
-    assign prd_282 = obj0_As_r4_rdata[31:0];
-    assign w_283 = 64'h0000000000000080;
-    assign pw_284 = (w_122 + w_283);
-    assign pw_285 = (pw_284 + pw_123);
-    assign pwa_306 = (pq_305 >> 64'h0000000000000002);
-    assign prd_307 = obj1_Bs_r4_rdata[31:0];
-    assign go_308 = 1'h1;
+    assign bi_255 = p3u3_fp_fma_result;
+    assign bi_256 = prd_233;
+    assign bi_257 = prd_253;
+    assign bi_258 = pw_213;
+    assign fov_259 = {((((((&bi_256[30:23]) && (!(bi_256[22:0] == 23'h000000))) || ((&bi_257[30:23]) && (!(bi_257[22:0] == 23'h000000)))) || ((((&bi_256[30:23]) && (bi_256[22:0] == 23'h000000)) && (bi_257[30:0] == 31'h00000000)) || ((bi_256[30:0] == 31'h00000000) && ((&bi_257[30:23]) && (bi_257[22:0] == 23'h000000))))) || ((&bi_258[30:23]) && (!(bi_258[22:0] == 23'h000000)))) || (((((&bi_256[30:23]) && (bi_256[22:0] == 23'h000000)) || ((&bi_257[30:23]) && (bi_257[22:0] == 23'h000000))) && ((&bi_258[30:23]) && (bi_258[22:0] == 23'h000000))) && ((bi_256[31] ^ bi_257[31]) != bi_258[31]))), (((&bi_256[30:23]) && (!(bi_256[22:0] == 23'h000000))) ? (bi_256 | 32'h00400000) : (((&bi_257[30:23]) && (!(bi_257[22:0] == 23'h000000))) ? (bi_257 | 32'h00400000) : (((((&bi_256[30:23]) && (bi_256[22:0] == 23'h000000)) && (bi_257[30:0] == 31'h00000000)) || ((bi_256[30:0] == 31'h00000000) && ((&bi_257[30:23]) && (bi_257[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_258[30:23]) && (!(bi_258[22:0] == 23'h000000))) ? (bi_258 | 32'h00400000) : ((((((&bi_256[30:23]) && (bi_256[22:0] == 23'h000000)) || ((&bi_257[30:23]) && (bi_257[22:0] == 23'h000000))) && ((&bi_258[30:23]) && (bi_258[22:0] == 23'h000000))) && ((bi_256[31] ^ bi_257[31]) != bi_258[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_265 = (pd_264[32] ? pd_264[31:0] : bi_255);
+    assign w_266 = 64'h0000000000000010;
+    assign pw_267 = (pw_122 | w_266);
+    assign pw_268 = (w_120 + pw_267);
+    assign pwa_289 = (pq_288 >> 64'h0000000000000002);
+    assign prd_290 = obj0_As_r4_rdata[31:0];
+    assign w_291 = 64'h0000000000000080;
+    assign pw_292 = (pw_127 | w_291);
+    assign pw_293 = (w_126 + pw_292);
+    assign pwa_314 = (pq_313 >> 64'h0000000000000002);
+    assign prd_315 = obj1_Bs_r4_rdata[31:0];
+    assign go_316 = 1'h1;
 
     ohls_fp_fma p3u4_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_308),
-        .a(prd_282),
-        .b(prd_307),
-        .c(pw_258),
+        .in_valid(go_316),
+        .a(prd_290),
+        .b(prd_315),
+        .c(pw_265),
         .out_valid(p3u4_fp_fma_valid),
         .result(p3u4_fp_fma_result)
     );
-    assign bi_309 = p3u4_fp_fma_result;
-    assign bi_310 = prd_282;
-    assign bi_311 = prd_307;
-    assign bi_312 = pw_258;
-    assign fov_313 = {((((((&bi_310[30:23]) && (!(bi_310[22:0] == 23'h000000))) || ((&bi_311[30:23]) && (!(bi_311[22:0] == 23'h000000)))) || ((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) && (bi_311[30:0] == 31'h00000000)) || ((bi_310[30:0] == 31'h00000000) && ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000))))) || ((&bi_312[30:23]) && (!(bi_312[22:0] == 23'h000000)))) || (((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) || ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000))) && ((&bi_312[30:23]) && (bi_312[22:0] == 23'h000000))) && ((bi_310[31] ^ bi_311[31]) != bi_312[31]))), (((&bi_310[30:23]) && (!(bi_310[22:0] == 23'h000000))) ? (bi_310 | 32'h00400000) : (((&bi_311[30:23]) && (!(bi_311[22:0] == 23'h000000))) ? (bi_311 | 32'h00400000) : (((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) && (bi_311[30:0] == 31'h00000000)) || ((bi_310[30:0] == 31'h00000000) && ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_312[30:23]) && (!(bi_312[22:0] == 23'h000000))) ? (bi_312 | 32'h00400000) : ((((((&bi_310[30:23]) && (bi_310[22:0] == 23'h000000)) || ((&bi_311[30:23]) && (bi_311[22:0] == 23'h000000))) && ((&bi_312[30:23]) && (bi_312[22:0] == 23'h000000))) && ((bi_310[31] ^ bi_311[31]) != bi_312[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_319 = (pd_318[32] ? pd_318[31:0] : bi_309);
-    assign w_320 = 64'h0000000000000014;
-    assign pw_321 = (pw_119 + w_320);
-    assign pwa_347 = (pq_346 >> 64'h0000000000000002);
-    assign prd_348 = obj0_As_r5_rdata[31:0];
-    assign w_349 = 64'h00000000000000a0;
-    assign pw_350 = (w_122 + w_349);
-    assign pw_351 = (pw_350 + pw_123);
-    assign pwa_377 = (pq_376 >> 64'h0000000000000002);
-    assign prd_378 = obj1_Bs_r5_rdata[31:0];
-    assign go_379 = 1'h1;
+    assign bi_317 = p3u4_fp_fma_result;
+    assign bi_318 = prd_290;
+    assign bi_319 = prd_315;
+    assign bi_320 = pw_265;
+    assign fov_321 = {((((((&bi_318[30:23]) && (!(bi_318[22:0] == 23'h000000))) || ((&bi_319[30:23]) && (!(bi_319[22:0] == 23'h000000)))) || ((((&bi_318[30:23]) && (bi_318[22:0] == 23'h000000)) && (bi_319[30:0] == 31'h00000000)) || ((bi_318[30:0] == 31'h00000000) && ((&bi_319[30:23]) && (bi_319[22:0] == 23'h000000))))) || ((&bi_320[30:23]) && (!(bi_320[22:0] == 23'h000000)))) || (((((&bi_318[30:23]) && (bi_318[22:0] == 23'h000000)) || ((&bi_319[30:23]) && (bi_319[22:0] == 23'h000000))) && ((&bi_320[30:23]) && (bi_320[22:0] == 23'h000000))) && ((bi_318[31] ^ bi_319[31]) != bi_320[31]))), (((&bi_318[30:23]) && (!(bi_318[22:0] == 23'h000000))) ? (bi_318 | 32'h00400000) : (((&bi_319[30:23]) && (!(bi_319[22:0] == 23'h000000))) ? (bi_319 | 32'h00400000) : (((((&bi_318[30:23]) && (bi_318[22:0] == 23'h000000)) && (bi_319[30:0] == 31'h00000000)) || ((bi_318[30:0] == 31'h00000000) && ((&bi_319[30:23]) && (bi_319[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_320[30:23]) && (!(bi_320[22:0] == 23'h000000))) ? (bi_320 | 32'h00400000) : ((((((&bi_318[30:23]) && (bi_318[22:0] == 23'h000000)) || ((&bi_319[30:23]) && (bi_319[22:0] == 23'h000000))) && ((&bi_320[30:23]) && (bi_320[22:0] == 23'h000000))) && ((bi_318[31] ^ bi_319[31]) != bi_320[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_327 = (pd_326[32] ? pd_326[31:0] : bi_317);
+    assign w_328 = 64'h0000000000000014;
+    assign pw_329 = (pw_122 | w_328);
+    assign pw_330 = (w_120 + pw_329);
+    assign pwa_356 = (pq_355 >> 64'h0000000000000002);
+    assign prd_357 = obj0_As_r5_rdata[31:0];
+    assign w_358 = 64'h00000000000000a0;
+    assign pw_359 = (pw_127 | w_358);
+    assign pw_360 = (w_126 + pw_359);
+    assign pwa_386 = (pq_385 >> 64'h0000000000000002);
+    assign prd_387 = obj1_Bs_r5_rdata[31:0];
+    assign go_388 = 1'h1;
 
     ohls_fp_fma p3u5_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_379),
-        .a(prd_348),
-        .b(prd_378),
-        .c(pw_319),
+        .in_valid(go_388),
+        .a(prd_357),
+        .b(prd_387),
+        .c(pw_327),
         .out_valid(p3u5_fp_fma_valid),
         .result(p3u5_fp_fma_result)
     );
-    assign bi_380 = p3u5_fp_fma_result;
-    assign bi_381 = prd_348;
-    assign bi_382 = prd_378;
-    assign bi_383 = pw_319;
-    assign fov_384 = {((((((&bi_381[30:23]) && (!(bi_381[22:0] == 23'h000000))) || ((&bi_382[30:23]) && (!(bi_382[22:0] == 23'h000000)))) || ((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) && (bi_382[30:0] == 31'h00000000)) || ((bi_381[30:0] == 31'h00000000) && ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000))))) || ((&bi_383[30:23]) && (!(bi_383[22:0] == 23'h000000)))) || (((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) || ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000))) && ((&bi_383[30:23]) && (bi_383[22:0] == 23'h000000))) && ((bi_381[31] ^ bi_382[31]) != bi_383[31]))), (((&bi_381[30:23]) && (!(bi_381[22:0] == 23'h000000))) ? (bi_381 | 32'h00400000) : (((&bi_382[30:23]) && (!(bi_382[22:0] == 23'h000000))) ? (bi_382 | 32'h00400000) : (((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) && (bi_382[30:0] == 31'h00000000)) || ((bi_381[30:0] == 31'h00000000) && ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_383[30:23]) && (!(bi_383[22:0] == 23'h000000))) ? (bi_383 | 32'h00400000) : ((((((&bi_381[30:23]) && (bi_381[22:0] == 23'h000000)) || ((&bi_382[30:23]) && (bi_382[22:0] == 23'h000000))) && ((&bi_383[30:23]) && (bi_383[22:0] == 23'h000000))) && ((bi_381[31] ^ bi_382[31]) != bi_383[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_390 = (pd_389[32] ? pd_389[31:0] : bi_380);
-    assign w_391 = 64'h0000000000000018;
-    assign pw_392 = (pw_119 + w_391);
-    assign pwa_423 = (pq_422 >> 64'h0000000000000002);
-    assign prd_424 = obj0_As_r6_rdata[31:0];
-    assign w_425 = 64'h00000000000000c0;
-    assign pw_426 = (w_122 + w_425);
-    assign pw_427 = (pw_426 + pw_123);
-    assign pwa_458 = (pq_457 >> 64'h0000000000000002);
-    assign prd_459 = obj1_Bs_r6_rdata[31:0];
-    assign go_460 = 1'h1;
+    assign bi_389 = p3u5_fp_fma_result;
+    assign bi_390 = prd_357;
+    assign bi_391 = prd_387;
+    assign bi_392 = pw_327;
+    assign fov_393 = {((((((&bi_390[30:23]) && (!(bi_390[22:0] == 23'h000000))) || ((&bi_391[30:23]) && (!(bi_391[22:0] == 23'h000000)))) || ((((&bi_390[30:23]) && (bi_390[22:0] == 23'h000000)) && (bi_391[30:0] == 31'h00000000)) || ((bi_390[30:0] == 31'h00000000) && ((&bi_391[30:23]) && (bi_391[22:0] == 23'h000000))))) || ((&bi_392[30:23]) && (!(bi_392[22:0] == 23'h000000)))) || (((((&bi_390[30:23]) && (bi_390[22:0] == 23'h000000)) || ((&bi_391[30:23]) && (bi_391[22:0] == 23'h000000))) && ((&bi_392[30:23]) && (bi_392[22:0] == 23'h000000))) && ((bi_390[31] ^ bi_391[31]) != bi_392[31]))), (((&bi_390[30:23]) && (!(bi_390[22:0] == 23'h000000))) ? (bi_390 | 32'h00400000) : (((&bi_391[30:23]) && (!(bi_391[22:0] == 23'h000000))) ? (bi_391 | 32'h00400000) : (((((&bi_390[30:23]) && (bi_390[22:0] == 23'h000000)) && (bi_391[30:0] == 31'h00000000)) || ((bi_390[30:0] == 31'h00000000) && ((&bi_391[30:23]) && (bi_391[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_392[30:23]) && (!(bi_392[22:0] == 23'h000000))) ? (bi_392 | 32'h00400000) : ((((((&bi_390[30:23]) && (bi_390[22:0] == 23'h000000)) || ((&bi_391[30:23]) && (bi_391[22:0] == 23'h000000))) && ((&bi_392[30:23]) && (bi_392[22:0] == 23'h000000))) && ((bi_390[31] ^ bi_391[31]) != bi_392[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_399 = (pd_398[32] ? pd_398[31:0] : bi_389);
+    assign w_400 = 64'h0000000000000018;
+    assign pw_401 = (pw_122 | w_400);
+    assign pw_402 = (w_120 + pw_401);
+    assign pwa_433 = (pq_432 >> 64'h0000000000000002);
+    assign prd_434 = obj0_As_r6_rdata[31:0];
+    assign w_435 = 64'h00000000000000c0;
+    assign pw_436 = (pw_127 | w_435);
+    assign pw_437 = (w_126 + pw_436);
+    assign pwa_468 = (pq_467 >> 64'h0000000000000002);
+    assign prd_469 = obj1_Bs_r6_rdata[31:0];
+    assign go_470 = 1'h1;
 
     ohls_fp_fma p3u6_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_460),
-        .a(prd_424),
-        .b(prd_459),
-        .c(pw_390),
+        .in_valid(go_470),
+        .a(prd_434),
+        .b(prd_469),
+        .c(pw_399),
         .out_valid(p3u6_fp_fma_valid),
         .result(p3u6_fp_fma_result)
     );
-    assign bi_461 = p3u6_fp_fma_result;
-    assign bi_462 = prd_424;
-    assign bi_463 = prd_459;
-    assign bi_464 = pw_390;
-    assign fov_465 = {((((((&bi_462[30:23]) && (!(bi_462[22:0] == 23'h000000))) || ((&bi_463[30:23]) && (!(bi_463[22:0] == 23'h000000)))) || ((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) && (bi_463[30:0] == 31'h00000000)) || ((bi_462[30:0] == 31'h00000000) && ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))))) || ((&bi_464[30:23]) && (!(bi_464[22:0] == 23'h000000)))) || (((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) || ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))) && ((&bi_464[30:23]) && (bi_464[22:0] == 23'h000000))) && ((bi_462[31] ^ bi_463[31]) != bi_464[31]))), (((&bi_462[30:23]) && (!(bi_462[22:0] == 23'h000000))) ? (bi_462 | 32'h00400000) : (((&bi_463[30:23]) && (!(bi_463[22:0] == 23'h000000))) ? (bi_463 | 32'h00400000) : (((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) && (bi_463[30:0] == 31'h00000000)) || ((bi_462[30:0] == 31'h00000000) && ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_464[30:23]) && (!(bi_464[22:0] == 23'h000000))) ? (bi_464 | 32'h00400000) : ((((((&bi_462[30:23]) && (bi_462[22:0] == 23'h000000)) || ((&bi_463[30:23]) && (bi_463[22:0] == 23'h000000))) && ((&bi_464[30:23]) && (bi_464[22:0] == 23'h000000))) && ((bi_462[31] ^ bi_463[31]) != bi_464[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_471 = (pd_470[32] ? pd_470[31:0] : bi_461);
-    assign w_472 = 64'h000000000000001c;
-    assign pw_473 = (pw_119 + w_472);
-    assign pwa_509 = (pq_508 >> 64'h0000000000000002);
-    assign prd_510 = obj0_As_r7_rdata[31:0];
-    assign w_511 = 64'h00000000000000e0;
-    assign pw_512 = (w_122 + w_511);
-    assign pw_513 = (pw_512 + pw_123);
-    assign pwa_549 = (pq_548 >> 64'h0000000000000002);
-    assign prd_550 = obj1_Bs_r7_rdata[31:0];
-    assign go_551 = 1'h1;
+    assign bi_471 = p3u6_fp_fma_result;
+    assign bi_472 = prd_434;
+    assign bi_473 = prd_469;
+    assign bi_474 = pw_399;
+    assign fov_475 = {((((((&bi_472[30:23]) && (!(bi_472[22:0] == 23'h000000))) || ((&bi_473[30:23]) && (!(bi_473[22:0] == 23'h000000)))) || ((((&bi_472[30:23]) && (bi_472[22:0] == 23'h000000)) && (bi_473[30:0] == 31'h00000000)) || ((bi_472[30:0] == 31'h00000000) && ((&bi_473[30:23]) && (bi_473[22:0] == 23'h000000))))) || ((&bi_474[30:23]) && (!(bi_474[22:0] == 23'h000000)))) || (((((&bi_472[30:23]) && (bi_472[22:0] == 23'h000000)) || ((&bi_473[30:23]) && (bi_473[22:0] == 23'h000000))) && ((&bi_474[30:23]) && (bi_474[22:0] == 23'h000000))) && ((bi_472[31] ^ bi_473[31]) != bi_474[31]))), (((&bi_472[30:23]) && (!(bi_472[22:0] == 23'h000000))) ? (bi_472 | 32'h00400000) : (((&bi_473[30:23]) && (!(bi_473[22:0] == 23'h000000))) ? (bi_473 | 32'h00400000) : (((((&bi_472[30:23]) && (bi_472[22:0] == 23'h000000)) && (bi_473[30:0] == 31'h00000000)) || ((bi_472[30:0] == 31'h00000000) && ((&bi_473[30:23]) && (bi_473[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_474[30:23]) && (!(bi_474[22:0] == 23'h000000))) ? (bi_474 | 32'h00400000) : ((((((&bi_472[30:23]) && (bi_472[22:0] == 23'h000000)) || ((&bi_473[30:23]) && (bi_473[22:0] == 23'h000000))) && ((&bi_474[30:23]) && (bi_474[22:0] == 23'h000000))) && ((bi_472[31] ^ bi_473[31]) != bi_474[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_481 = (pd_480[32] ? pd_480[31:0] : bi_471);
+    assign w_482 = 64'h000000000000001c;
+    assign pw_483 = (pw_122 | w_482);
+    assign pw_484 = (w_120 + pw_483);
+    assign pwa_520 = (pq_519 >> 64'h0000000000000002);
+    assign prd_521 = obj0_As_r7_rdata[31:0];
+    assign w_522 = 64'h00000000000000e0;
+    assign pw_523 = (pw_127 | w_522);
+    assign pw_524 = (w_126 + pw_523);
+    assign pwa_560 = (pq_559 >> 64'h0000000000000002);
+    assign prd_561 = obj1_Bs_r7_rdata[31:0];
+    assign go_562 = 1'h1;
 
     ohls_fp_fma p3u7_fp_fma (
         .clk(clk),
         .rst(rst),
         .en(p3_en),
-        .in_valid(go_551),
-        .a(prd_510),
-        .b(prd_550),
-        .c(pw_471),
+        .in_valid(go_562),
+        .a(prd_521),
+        .b(prd_561),
+        .c(pw_481),
         .out_valid(p3u7_fp_fma_valid),
         .result(p3u7_fp_fma_result)
     );
-    assign bi_552 = p3u7_fp_fma_result;
-    assign bi_553 = prd_510;
-    assign bi_554 = prd_550;
-    assign bi_555 = pw_471;
-    assign fov_556 = {((((((&bi_553[30:23]) && (!(bi_553[22:0] == 23'h000000))) || ((&bi_554[30:23]) && (!(bi_554[22:0] == 23'h000000)))) || ((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) && (bi_554[30:0] == 31'h00000000)) || ((bi_553[30:0] == 31'h00000000) && ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000))))) || ((&bi_555[30:23]) && (!(bi_555[22:0] == 23'h000000)))) || (((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) || ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000))) && ((&bi_555[30:23]) && (bi_555[22:0] == 23'h000000))) && ((bi_553[31] ^ bi_554[31]) != bi_555[31]))), (((&bi_553[30:23]) && (!(bi_553[22:0] == 23'h000000))) ? (bi_553 | 32'h00400000) : (((&bi_554[30:23]) && (!(bi_554[22:0] == 23'h000000))) ? (bi_554 | 32'h00400000) : (((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) && (bi_554[30:0] == 31'h00000000)) || ((bi_553[30:0] == 31'h00000000) && ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_555[30:23]) && (!(bi_555[22:0] == 23'h000000))) ? (bi_555 | 32'h00400000) : ((((((&bi_553[30:23]) && (bi_553[22:0] == 23'h000000)) || ((&bi_554[30:23]) && (bi_554[22:0] == 23'h000000))) && ((&bi_555[30:23]) && (bi_555[22:0] == 23'h000000))) && ((bi_553[31] ^ bi_554[31]) != bi_555[31])) ? 32'hffc00000 : 32'hffc00000)))))};
-    assign pw_562 = (pd_561[32] ? pd_561[31:0] : bi_552);
-    assign w_563 = 64'h0000000000000000;
-    assign w_564 = 64'h0000000000000004;
-    assign pw_565 = $unsigned($signed(pw_109) * $signed(w_564));
-    assign pw_566 = (w_563 + pw_565);
-    assign pwa_608 = (pq_607 >> 64'h0000000000000002);
-    assign pv_609 = v3_lid_x;
-    assign pw_610 = pv_609[7:0];
-    assign w_611 = 8'h01;
-    assign pw_612 = (pw_610 + w_611);
-    assign w_613 = 8'h08;
-    assign pw_614 = (pw_612 == w_613);
-    assign w_615 = 8'h00;
-    assign pw_616 = (pw_614 ? w_615 : pw_612);
-    assign pw_617 = {56'h00000000000000, pw_616[7:0]};
-    assign pv_618 = v4_lid_y;
-    assign pw_619 = pv_618[7:0];
-    assign pw_620 = (pw_619 + w_611);
-    assign pw_621 = (pw_614 ? pw_620 : pw_619);
-    assign pw_622 = {56'h00000000000000, pw_621[7:0]};
+    assign bi_563 = p3u7_fp_fma_result;
+    assign bi_564 = prd_521;
+    assign bi_565 = prd_561;
+    assign bi_566 = pw_481;
+    assign fov_567 = {((((((&bi_564[30:23]) && (!(bi_564[22:0] == 23'h000000))) || ((&bi_565[30:23]) && (!(bi_565[22:0] == 23'h000000)))) || ((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) && (bi_565[30:0] == 31'h00000000)) || ((bi_564[30:0] == 31'h00000000) && ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000))))) || ((&bi_566[30:23]) && (!(bi_566[22:0] == 23'h000000)))) || (((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) || ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000))) && ((&bi_566[30:23]) && (bi_566[22:0] == 23'h000000))) && ((bi_564[31] ^ bi_565[31]) != bi_566[31]))), (((&bi_564[30:23]) && (!(bi_564[22:0] == 23'h000000))) ? (bi_564 | 32'h00400000) : (((&bi_565[30:23]) && (!(bi_565[22:0] == 23'h000000))) ? (bi_565 | 32'h00400000) : (((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) && (bi_565[30:0] == 31'h00000000)) || ((bi_564[30:0] == 31'h00000000) && ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000)))) ? 32'hffc00000 : (((&bi_566[30:23]) && (!(bi_566[22:0] == 23'h000000))) ? (bi_566 | 32'h00400000) : ((((((&bi_564[30:23]) && (bi_564[22:0] == 23'h000000)) || ((&bi_565[30:23]) && (bi_565[22:0] == 23'h000000))) && ((&bi_566[30:23]) && (bi_566[22:0] == 23'h000000))) && ((bi_564[31] ^ bi_565[31]) != bi_566[31])) ? 32'hffc00000 : 32'hffc00000)))))};
+    assign pw_573 = (pd_572[32] ? pd_572[31:0] : bi_563);
+    assign w_574 = 64'h0000000000000000;
+    assign w_575 = 64'h0000000000000004;
+    assign pw_576 = $unsigned($signed(pw_113) * $signed(w_575));
+    assign pw_577 = (w_574 + pw_576);
+    assign pwa_619 = (pq_618 >> 64'h0000000000000002);
+    assign pv_620 = v3_lid_x;
+    assign pw_621 = pv_620[7:0];
+    assign w_622 = 8'h01;
+    assign pw_623 = (pw_621 + w_622);
+    assign w_624 = 8'h08;
+    assign pw_625 = (pw_623 == w_624);
+    assign w_626 = 8'h00;
+    assign pw_627 = (pw_625 ? w_626 : pw_623);
+    assign pw_628 = {56'h00000000000000, pw_627[7:0]};
+    assign pv_629 = v4_lid_y;
+    assign pw_630 = pv_629[7:0];
+    assign pw_631 = (pw_630 + w_622);
+    assign pw_632 = (pw_625 ? pw_631 : pw_630);
+    assign pw_633 = {56'h00000000000000, pw_632[7:0]};
     assign p3_stall = 1'h0;
-    assign w_623 = 64'h0000000000000000;
-    assign p2_en = (!p2_stall);
-    assign pv_624 = v4_lid_y;
-    assign pw_625 = pv_624[7:0];
-    assign w_626 = 8'h08;
-    assign pw_627 = (pw_625 < w_626);
-    assign w_628 = 32'h00000000;
-    assign w_629 = {32'h00000000, group_0};
-    assign pv_630 = v3_lid_x;
-    assign w_631 = 32'h00000001;
-    assign w_632 = {32'h00000000, group_1};
-    assign pv_633 = v4_lid_y;
     assign w_634 = 64'h0000000000000000;
-    assign w_635 = {32'h00000000, A_base};
-    assign w_636 = arg_n;
-    assign pv_637 = v1_t;
-    assign pw_638 = w_632[31:0];
-    assign w_639 = 32'h00000008;
-    assign pw_640 = $unsigned($signed(pw_638) * $signed(w_639));
-    assign pw_641 = pv_633[31:0];
-    assign pw_642 = (pw_640 | pw_641);
-    assign pw_643 = pw_642[26:0];
-    assign pw_644 = {5'h00, pw_643[26:0]};
-    assign pw_645 = w_636[26:0];
-    assign pw_646 = {5'h00, pw_645[26:0]};
-    assign pw_647 = $unsigned($signed(pw_644) * $signed(pw_646));
-    assign pw_651 = pq_650[26:0];
-    assign pw_652 = {5'h00, pw_651[26:0]};
-    assign w_653 = 32'h0000001b;
-    assign pw_654 = (pq_650 >> w_653);
-    assign pw_655 = pw_654[4:0];
-    assign pw_656 = (pw_642 >> w_653);
-    assign pw_657 = pw_656[4:0];
-    assign pw_658 = w_636[4:0];
-    assign pw_659 = $unsigned($signed(pw_657) * $signed(pw_658));
-    assign pw_660 = pw_642[4:0];
-    assign pw_661 = (w_636 >> w_653);
-    assign pw_662 = pw_661[4:0];
-    assign pw_663 = $unsigned($signed(pw_660) * $signed(pw_662));
-    assign pw_668 = (pq_665 + pq_667);
-    assign pw_670 = (pw_655 + pq_669);
-    assign pw_671 = {27'h0000000, pw_670[4:0]};
-    assign pw_672 = (pw_671 << w_653);
-    assign pw_673 = (pw_652 | pw_672);
-    assign pw_674 = $unsigned($signed(pv_637) * $signed(w_639));
-    assign pw_678 = pq_677[31:0];
-    assign pw_682 = (pq_681 | pw_678);
-    assign pw_683 = (pw_673 + pw_682);
-    assign pw_684 = {{32{pw_683[31]}}, pw_683[31:0]};
-    assign w_685 = 64'h0000000000000004;
-    assign pw_686 = $unsigned($signed(pw_684) * $signed(w_685));
-    assign pw_687 = (w_635 + pw_686);
-    assign pld_688 = A_ld_resp_data;
-    assign w_689 = 64'h0000000000000020;
-    assign pw_737 = $unsigned($signed(pq_736) * $signed(w_689));
-    assign pw_738 = (w_634 + pw_737);
-    assign pw_783 = $unsigned($signed(pq_782) * $signed(w_685));
-    assign pw_784 = (pw_738 + pw_783);
-    assign pwa_785 = (pw_784 >> 64'h0000000000000002);
-    assign w_786 = 64'h0000000000000000;
-    assign w_787 = {32'h00000000, B_base};
-    assign pw_788 = w_629[31:0];
-    assign pw_789 = $unsigned($signed(pw_788) * $signed(w_639));
-    assign pw_790 = (pw_789 | pw_678);
-    assign pw_791 = (pw_674 | pw_641);
-    assign pw_792 = pw_791[26:0];
-    assign pw_793 = {5'h00, pw_792[26:0]};
-    assign pw_794 = $unsigned($signed(pw_793) * $signed(pw_646));
-    assign pw_798 = pq_797[26:0];
-    assign pw_799 = {5'h00, pw_798[26:0]};
-    assign pw_800 = (pq_797 >> w_653);
-    assign pw_801 = pw_800[4:0];
-    assign pw_802 = (pw_791 >> w_653);
-    assign pw_803 = pw_802[4:0];
-    assign pw_804 = $unsigned($signed(pw_803) * $signed(pw_658));
-    assign pw_805 = pw_791[4:0];
-    assign pw_806 = $unsigned($signed(pw_805) * $signed(pw_662));
-    assign pw_811 = (pq_808 + pq_810);
-    assign pw_813 = (pw_801 + pq_812);
-    assign pw_814 = {27'h0000000, pw_813[4:0]};
-    assign pw_815 = (pw_814 << w_653);
-    assign pw_816 = (pw_799 | pw_815);
-    assign pw_817 = (pw_790 + pw_816);
-    assign pw_818 = {{32{pw_817[31]}}, pw_817[31:0]};
-    assign pw_819 = $unsigned($signed(pw_818) * $signed(w_685));
-    assign pw_820 = (w_787 + pw_819);
-    assign pld_821 = B_ld_resp_data;
-    assign pw_822 = (w_786 + pw_737);
-    assign pw_823 = (pw_822 + pw_783);
-    assign pwa_824 = (pw_823 >> 64'h0000000000000002);
-    assign pv_825 = v3_lid_x;
-    assign pw_826 = pv_825[7:0];
-    assign w_827 = 8'h01;
-    assign pw_828 = (pw_826 + w_827);
-    assign w_829 = 8'h08;
-    assign pw_830 = (pw_828 == w_829);
-    assign w_831 = 8'h00;
-    assign pw_832 = (pw_830 ? w_831 : pw_828);
-    assign pw_833 = {56'h00000000000000, pw_832[7:0]};
-    assign pv_834 = v4_lid_y;
-    assign pw_835 = pv_834[7:0];
-    assign pw_836 = (pw_835 + w_827);
-    assign pw_837 = (pw_830 ? pw_836 : pw_835);
-    assign pw_838 = {56'h00000000000000, pw_837[7:0]};
+    assign p2_en = (!p2_stall);
+    assign pv_635 = v4_lid_y;
+    assign pw_636 = pv_635[7:0];
+    assign w_637 = 8'h03;
+    assign pw_638 = (pw_636 >> w_637);
+    assign w_639 = 8'h00;
+    assign pw_640 = (pw_638 == w_639);
+    assign w_641 = 32'h00000000;
+    assign w_642 = {32'h00000000, group_0};
+    assign pv_643 = v3_lid_x;
+    assign w_644 = 32'h00000001;
+    assign w_645 = {32'h00000000, group_1};
+    assign pv_646 = v4_lid_y;
+    assign w_647 = 64'h0000000000000000;
+    assign w_648 = {32'h00000000, A_base};
+    assign w_649 = arg_n;
+    assign pv_650 = v1_t;
+    assign pw_651 = w_645[31:0];
+    assign w_652 = 32'h00000008;
+    assign pw_653 = $unsigned($signed(pw_651) * $signed(w_652));
+    assign pw_654 = pv_646[31:0];
+    assign pw_655 = (pw_653 | pw_654);
+    assign pw_656 = pw_655[26:0];
+    assign pw_657 = {5'h00, pw_656[26:0]};
+    assign pw_658 = w_649[26:0];
+    assign pw_659 = {5'h00, pw_658[26:0]};
+    assign pw_660 = $unsigned($signed(pw_657) * $signed(pw_659));
+    assign pw_664 = pq_663[26:0];
+    assign pw_665 = {5'h00, pw_664[26:0]};
+    assign w_666 = 32'h0000001b;
+    assign pw_667 = (pq_663 >> w_666);
+    assign pw_668 = pw_667[4:0];
+    assign pw_669 = (pw_655 >> w_666);
+    assign pw_670 = pw_669[4:0];
+    assign pw_671 = w_649[4:0];
+    assign pw_672 = $unsigned($signed(pw_670) * $signed(pw_671));
+    assign pw_673 = pw_655[4:0];
+    assign pw_674 = (w_649 >> w_666);
+    assign pw_675 = pw_674[4:0];
+    assign pw_676 = $unsigned($signed(pw_673) * $signed(pw_675));
+    assign pw_681 = (pq_678 + pq_680);
+    assign pw_683 = (pw_668 + pq_682);
+    assign pw_684 = {27'h0000000, pw_683[4:0]};
+    assign pw_685 = (pw_684 << w_666);
+    assign pw_686 = (pw_665 | pw_685);
+    assign pw_687 = $unsigned($signed(pv_650) * $signed(w_652));
+    assign pw_691 = pq_690[31:0];
+    assign pw_695 = (pq_694 | pw_691);
+    assign pw_696 = (pw_686 + pw_695);
+    assign pw_697 = {{32{pw_696[31]}}, pw_696[31:0]};
+    assign w_698 = 64'h0000000000000004;
+    assign pw_699 = $unsigned($signed(pw_697) * $signed(w_698));
+    assign pw_700 = (w_648 + pw_699);
+    assign pld_701 = A_ld_resp_data;
+    assign w_702 = 64'h0000000000000020;
+    assign pw_750 = $unsigned($signed(pq_749) * $signed(w_702));
+    assign pw_795 = $unsigned($signed(pq_794) * $signed(w_698));
+    assign pw_796 = (pw_750 | pw_795);
+    assign pw_797 = (w_647 + pw_796);
+    assign pwa_798 = (pw_797 >> 64'h0000000000000002);
+    assign w_799 = 64'h0000000000000000;
+    assign w_800 = {32'h00000000, B_base};
+    assign pw_801 = w_642[31:0];
+    assign pw_802 = $unsigned($signed(pw_801) * $signed(w_652));
+    assign pw_803 = (pw_802 | pw_691);
+    assign pw_804 = (pw_687 | pw_654);
+    assign pw_805 = pw_804[26:0];
+    assign pw_806 = {5'h00, pw_805[26:0]};
+    assign pw_807 = $unsigned($signed(pw_806) * $signed(pw_659));
+    assign pw_811 = pq_810[26:0];
+    assign pw_812 = {5'h00, pw_811[26:0]};
+    assign pw_813 = (pq_810 >> w_666);
+    assign pw_814 = pw_813[4:0];
+    assign pw_815 = (pw_804 >> w_666);
+    assign pw_816 = pw_815[4:0];
+    assign pw_817 = $unsigned($signed(pw_816) * $signed(pw_671));
+    assign pw_818 = pw_804[4:0];
+    assign pw_819 = $unsigned($signed(pw_818) * $signed(pw_675));
+    assign pw_824 = (pq_821 + pq_823);
+    assign pw_826 = (pw_814 + pq_825);
+    assign pw_827 = {27'h0000000, pw_826[4:0]};
+    assign pw_828 = (pw_827 << w_666);
+    assign pw_829 = (pw_812 | pw_828);
+    assign pw_830 = (pw_803 + pw_829);
+    assign pw_831 = {{32{pw_830[31]}}, pw_830[31:0]};
+    assign pw_832 = $unsigned($signed(pw_831) * $signed(w_698));
+    assign pw_833 = (w_800 + pw_832);
+    assign pld_834 = B_ld_resp_data;
+    assign pw_835 = (w_799 + pw_796);
+    assign pwa_836 = (pw_835 >> 64'h0000000000000002);
+    assign pv_837 = v3_lid_x;
+    assign pw_838 = pv_837[7:0];
+    assign w_839 = 8'h01;
+    assign pw_840 = (pw_838 + w_839);
+    assign w_841 = 8'h08;
+    assign pw_842 = (pw_840 == w_841);
+    assign w_843 = 8'h00;
+    assign pw_844 = (pw_842 ? w_843 : pw_840);
+    assign pw_845 = {56'h00000000000000, pw_844[7:0]};
+    assign pv_846 = v4_lid_y;
+    assign pw_847 = pv_846[7:0];
+    assign pw_848 = (pw_847 + w_839);
+    assign pw_849 = (pw_842 ? pw_848 : pw_847);
+    assign pw_850 = {56'h00000000000000, pw_849[7:0]};
     assign p2_stall = (((((p2_valid[3] && 1'h1) && (!A_ld_req_ready)) || ((p2_valid[47] && 1'h1) && (!A_ld_resp_valid))) || ((p2_valid[3] && 1'h1) && (!B_ld_req_ready))) || ((p2_valid[47] && 1'h1) && (!B_ld_resp_valid)));
-    assign w_839 = 64'h0000000000000000;
+    assign w_851 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_840 = v4_lid_y;
-    assign pw_841 = pv_840[7:0];
-    assign w_842 = 8'h08;
-    assign pw_843 = (pw_841 < w_842);
-    assign pv_844 = v3_lid_x;
-    assign pv_845 = v4_lid_y;
-    assign w_846 = 64'h0000000000000008;
-    assign pw_847 = $unsigned($signed(pv_845) * $signed(w_846));
-    assign pw_848 = (pw_847 | pv_844);
-    assign w_849 = 64'h0000000000000000;
-    assign w_850 = 64'h0000000000000004;
-    assign pw_851 = $unsigned($signed(pw_848) * $signed(w_850));
-    assign pw_852 = (w_849 + pw_851);
-    assign pwa_853 = (pw_852 >> 64'h0000000000000002);
-    assign prd_854 = obj2_wi_acc_rdata[31:0];
-    assign w_855 = 32'h00000000;
-    assign w_856 = 32'h00000000;
-    assign w_857 = arg_n;
-    assign w_858 = 32'h0000001f;
-    assign pw_859 = (w_857[31] ? (~((~w_857) >> w_858)) : (w_857 >> w_858));
-    assign w_860 = 32'h0000001d;
-    assign pw_861 = (pw_859 >> w_860);
-    assign pw_862 = (w_857 + pw_861);
-    assign w_863 = 32'h00000003;
-    assign pw_864 = (pw_862[31] ? (~((~pw_862) >> w_863)) : (pw_862 >> w_863));
-    assign pw_865 = ((w_856 ^ 32'h80000000) < (pw_864 ^ 32'h80000000));
-    assign w_866 = 64'h0000000000000000;
-    assign w_867 = 64'h0000000000000004;
-    assign pw_868 = $unsigned($signed(pw_848) * $signed(w_867));
-    assign pw_869 = (w_866 + pw_868);
-    assign pwa_871 = (pq_870 >> 64'h0000000000000002);
-    assign pv_872 = v3_lid_x;
-    assign pw_873 = pv_872[7:0];
-    assign w_874 = 8'h01;
-    assign pw_875 = (pw_873 + w_874);
-    assign w_876 = 8'h08;
-    assign pw_877 = (pw_875 == w_876);
-    assign w_878 = 8'h00;
-    assign pw_879 = (pw_877 ? w_878 : pw_875);
-    assign pw_880 = {56'h00000000000000, pw_879[7:0]};
-    assign pv_881 = v4_lid_y;
-    assign pw_882 = pv_881[7:0];
-    assign pw_883 = (pw_882 + w_874);
-    assign pw_884 = (pw_877 ? pw_883 : pw_882);
-    assign pw_885 = {56'h00000000000000, pw_884[7:0]};
+    assign pv_852 = v4_lid_y;
+    assign pw_853 = pv_852[7:0];
+    assign w_854 = 8'h03;
+    assign pw_855 = (pw_853 >> w_854);
+    assign w_856 = 8'h00;
+    assign pw_857 = (pw_855 == w_856);
+    assign pv_858 = v3_lid_x;
+    assign pv_859 = v4_lid_y;
+    assign w_860 = 64'h0000000000000008;
+    assign pw_861 = $unsigned($signed(pv_859) * $signed(w_860));
+    assign pw_862 = (pw_861 | pv_858);
+    assign w_863 = 64'h0000000000000000;
+    assign w_864 = 64'h0000000000000004;
+    assign pw_865 = $unsigned($signed(pw_862) * $signed(w_864));
+    assign pw_866 = (w_863 + pw_865);
+    assign pwa_867 = (pw_866 >> 64'h0000000000000002);
+    assign prd_868 = obj2_wi_acc_rdata[31:0];
+    assign w_869 = 32'h00000000;
+    assign w_870 = 32'h00000000;
+    assign w_871 = arg_n;
+    assign w_872 = 32'h0000001f;
+    assign pw_873 = (w_871 >> w_872);
+    assign pw_874 = pw_873[0];
+    assign pw_875 = (~pw_874);
+    assign w_876 = 32'h00000003;
+    assign pw_877 = (w_871 >> w_876);
+    assign w_878 = 32'h00000000;
+    assign pw_879 = (pw_877 != w_878);
+    assign pw_880 = (pw_875 & pw_879);
+    assign w_881 = 64'h0000000000000000;
+    assign w_882 = 64'h0000000000000004;
+    assign pw_883 = $unsigned($signed(pw_862) * $signed(w_882));
+    assign pw_884 = (w_881 + pw_883);
+    assign pwa_886 = (pq_885 >> 64'h0000000000000002);
+    assign pv_887 = v3_lid_x;
+    assign pw_888 = pv_887[7:0];
+    assign w_889 = 8'h01;
+    assign pw_890 = (pw_888 + w_889);
+    assign w_891 = 8'h08;
+    assign pw_892 = (pw_890 == w_891);
+    assign w_893 = 8'h00;
+    assign pw_894 = (pw_892 ? w_893 : pw_890);
+    assign pw_895 = {56'h00000000000000, pw_894[7:0]};
+    assign pv_896 = v4_lid_y;
+    assign pw_897 = pv_896[7:0];
+    assign pw_898 = (pw_897 + w_889);
+    assign pw_899 = (pw_892 ? pw_898 : pw_897);
+    assign pw_900 = {56'h00000000000000, pw_899[7:0]};
     assign p0_stall = 1'h0;
-    assign w_886 = 64'h0000000000000000;
+    assign w_901 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1839,123 +1869,116 @@ module matmul_datapath (
             if (((state == 16'h0003) && 1'h1)) p4_valid <= (p4_valid | 48'h000000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) p4_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_4;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v3_lid_x <= pw_80;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_4) && p4_en))) v4_lid_y <= pw_85;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_9 <= pv_6;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_10 <= pq_9;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_12 <= pv_5;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_13 <= pq_12;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_29 <= pq_13;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_42 <= pw_41;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_43 <= pq_42;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pq_43;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_58 <= pw_53;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_59 <= pq_58;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_60 <= pw_57;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_go <= pw_6;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_6) && p4_en))) v3_lid_x <= pw_82;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (((p4_valid[0] && 1'h1) && pw_6) && p4_en))) v4_lid_y <= pw_87;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_11 <= pv_8;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_12 <= pq_11;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_14 <= pv_7;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_15 <= pq_14;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_31 <= pq_15;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_44 <= pw_43;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_45 <= pq_44;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_46 <= pq_45;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_60 <= pw_55;  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p4_en))) pq_61 <= pq_60;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pw_62;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_4), (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_4) ? 6'h2f : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_4))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_62 <= pw_59;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_63 <= pq_62;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) pq_65 <= pw_64;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_valid <= {p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_6), (p4_admit && ((!(p4_valid[0] && (!pw_6))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_6) ? 6'h2f : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_6))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0004) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && C_st_idle))) state <= 16'h0001;  // matmul_tiled.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v3_lid_x <= w_86;
-            if ((state == 16'h0006)) v4_lid_y <= w_86;
+            if ((state == 16'h0006)) v3_lid_x <= w_88;
+            if ((state == 16'h0006)) v4_lid_y <= w_88;
             if ((state == 16'h0006)) state <= 16'h0003;
             if ((state == 16'h0007)) state <= 16'h0009;
-            if ((state == 16'h0008)) state <= (q_88 ? 16'h0010 : 16'h0006);
-            if ((state == 16'h0009)) q_88 <= w_87;
+            if ((state == 16'h0008)) state <= (q_90 ? 16'h0010 : 16'h0006);
+            if ((state == 16'h0009)) q_90 <= w_89;
             if ((state == 16'h0009)) state <= 16'h0008;
-            if ((state == 16'h000a)) v1_t <= w_91;
-            if ((state == 16'h000a)) v2_group_cond0 <= w_100;
+            if ((state == 16'h000a)) v1_t <= w_93;
+            if ((state == 16'h000a)) v2_group_cond0 <= w_102;
             if ((state == 16'h000a)) state <= 16'h0007;
             if (((state == 16'h000b) && 1'h1)) p3_valid <= (p3_valid | 43'h00000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000b) && 1'h1)) p3_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000b) && 1'h1)) state <= 16'h000c;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_go <= pw_104;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_104) && p3_en))) v5_lid_linear <= pw_109;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_133 <= fov_132;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_134 <= pd_133;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_135 <= pd_134;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_136 <= pd_135;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_137 <= pd_136;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_162 <= fov_161;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_163 <= pd_162;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_164 <= pd_163;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_165 <= pd_164;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_166 <= pd_165;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_202 <= fov_201;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_203 <= pd_202;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_204 <= pd_203;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_205 <= pd_204;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_206 <= pd_205;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_253 <= fov_252;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_254 <= pd_253;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_255 <= pd_254;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_256 <= pd_255;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_257 <= pd_256;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_314 <= fov_313;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_315 <= pd_314;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_316 <= pd_315;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_317 <= pd_316;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_318 <= pd_317;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_385 <= fov_384;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_386 <= pd_385;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_387 <= pd_386;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_388 <= pd_387;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_389 <= pd_388;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_466 <= fov_465;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_467 <= pd_466;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_468 <= pd_467;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_469 <= pd_468;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_470 <= pd_469;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_557 <= fov_556;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_558 <= pd_557;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_559 <= pd_558;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_560 <= pd_559;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && p3_en)) pd_561 <= pd_560;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && ((p3_valid[41] && 1'h1) && p3_en))) v0_acc <= pw_562;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_104) && p3_en))) v3_lid_x <= pw_617;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_104) && p3_en))) v4_lid_y <= pw_622;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_140 <= pw_139;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_141 <= pq_140;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_142 <= pq_141;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_143 <= pq_142;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_144 <= pq_143;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_149 <= pw_148;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_150 <= pq_149;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_151 <= pq_150;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_152 <= pq_151;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_153 <= pq_152;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_169 <= pw_168;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_170 <= pq_169;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_171 <= pq_170;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_172 <= pq_171;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_173 <= pq_172;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_174 <= pq_173;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_175 <= pq_174;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_go <= pw_108;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_108) && p3_en))) v5_lid_linear <= pw_113;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_137 <= fov_136;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_138 <= pd_137;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_139 <= pd_138;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_140 <= pd_139;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_141 <= pd_140;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_167 <= fov_166;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_168 <= pd_167;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_169 <= pd_168;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_170 <= pd_169;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_171 <= pd_170;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_208 <= fov_207;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_209 <= pd_208;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_210 <= pd_209;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_211 <= pd_210;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_212 <= pd_211;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_260 <= fov_259;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_261 <= pd_260;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_262 <= pd_261;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_263 <= pd_262;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_264 <= pd_263;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_322 <= fov_321;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_323 <= pd_322;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_324 <= pd_323;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_325 <= pd_324;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_326 <= pd_325;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_394 <= fov_393;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_395 <= pd_394;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_396 <= pd_395;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_397 <= pd_396;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_398 <= pd_397;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_476 <= fov_475;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_477 <= pd_476;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_478 <= pd_477;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_479 <= pd_478;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_480 <= pd_479;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_568 <= fov_567;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_569 <= pd_568;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_570 <= pd_569;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_571 <= pd_570;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && p3_en)) pd_572 <= pd_571;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && ((p3_valid[41] && 1'h1) && p3_en))) v0_acc <= pw_573;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_108) && p3_en))) v3_lid_x <= pw_628;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (((p3_valid[0] && 1'h1) && pw_108) && p3_en))) v4_lid_y <= pw_633;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_145 <= pw_144;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_146 <= pq_145;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_147 <= pq_146;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_148 <= pq_147;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_149 <= pq_148;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_154 <= pw_153;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_155 <= pq_154;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_156 <= pq_155;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_157 <= pq_156;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_158 <= pq_157;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_175 <= pw_174;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_176 <= pq_175;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_177 <= pq_176;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_178 <= pq_177;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_184 <= pw_183;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_185 <= pq_184;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_186 <= pq_185;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_187 <= pq_186;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_188 <= pq_187;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_189 <= pq_188;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_190 <= pq_189;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_179 <= pq_178;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_180 <= pq_179;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_181 <= pq_180;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_182 <= pq_181;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_183 <= pq_182;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_184 <= pq_183;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_190 <= pw_189;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_191 <= pq_190;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_192 <= pq_191;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_193 <= pq_192;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_210 <= pw_209;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_211 <= pq_210;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_212 <= pq_211;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_213 <= pq_212;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_214 <= pq_213;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_215 <= pq_214;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_216 <= pq_215;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_217 <= pq_216;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_194 <= pq_193;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_195 <= pq_194;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_196 <= pq_195;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_197 <= pq_196;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_198 <= pq_197;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_199 <= pq_198;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_217 <= pw_216;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_218 <= pq_217;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_219 <= pq_218;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_220 <= pq_219;  // matmul_tiled.cl:7:6
@@ -1963,14 +1986,14 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_222 <= pq_221;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_223 <= pq_222;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_224 <= pq_223;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_230 <= pw_229;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_225 <= pq_224;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_226 <= pq_225;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_227 <= pq_226;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_228 <= pq_227;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_229 <= pq_228;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_230 <= pq_229;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_231 <= pq_230;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_232 <= pq_231;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_233 <= pq_232;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_234 <= pq_233;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_235 <= pq_234;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_236 <= pq_235;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_237 <= pq_236;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_237 <= pw_236;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_238 <= pq_237;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_239 <= pq_238;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_240 <= pq_239;  // matmul_tiled.cl:7:6
@@ -1978,15 +2001,14 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_242 <= pq_241;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_243 <= pq_242;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_244 <= pq_243;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_261 <= pw_260;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_262 <= pq_261;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_263 <= pq_262;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_264 <= pq_263;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_265 <= pq_264;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_266 <= pq_265;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_267 <= pq_266;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_268 <= pq_267;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_269 <= pq_268;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_245 <= pq_244;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_246 <= pq_245;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_247 <= pq_246;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_248 <= pq_247;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_249 <= pq_248;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_250 <= pq_249;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_251 <= pq_250;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_269 <= pw_268;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_270 <= pq_269;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_271 <= pq_270;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_272 <= pq_271;  // matmul_tiled.cl:7:6
@@ -1998,15 +2020,15 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_278 <= pq_277;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_279 <= pq_278;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_280 <= pq_279;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_286 <= pw_285;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_281 <= pq_280;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_282 <= pq_281;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_283 <= pq_282;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_284 <= pq_283;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_285 <= pq_284;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_286 <= pq_285;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_287 <= pq_286;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_288 <= pq_287;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_289 <= pq_288;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_290 <= pq_289;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_291 <= pq_290;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_292 <= pq_291;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_293 <= pq_292;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_294 <= pq_293;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_294 <= pw_293;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_295 <= pq_294;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_296 <= pq_295;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_297 <= pq_296;  // matmul_tiled.cl:7:6
@@ -2018,16 +2040,15 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_303 <= pq_302;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_304 <= pq_303;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_305 <= pq_304;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_322 <= pw_321;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_323 <= pq_322;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_324 <= pq_323;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_325 <= pq_324;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_326 <= pq_325;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_327 <= pq_326;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_328 <= pq_327;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_329 <= pq_328;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_330 <= pq_329;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_331 <= pq_330;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_306 <= pq_305;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_307 <= pq_306;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_308 <= pq_307;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_309 <= pq_308;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_310 <= pq_309;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_311 <= pq_310;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_312 <= pq_311;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_313 <= pq_312;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_331 <= pw_330;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_332 <= pq_331;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_333 <= pq_332;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_334 <= pq_333;  // matmul_tiled.cl:7:6
@@ -2043,16 +2064,16 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_344 <= pq_343;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_345 <= pq_344;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_346 <= pq_345;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_352 <= pw_351;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_347 <= pq_346;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_348 <= pq_347;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_349 <= pq_348;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_350 <= pq_349;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_351 <= pq_350;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_352 <= pq_351;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_353 <= pq_352;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_354 <= pq_353;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_355 <= pq_354;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_356 <= pq_355;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_357 <= pq_356;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_358 <= pq_357;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_359 <= pq_358;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_360 <= pq_359;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_361 <= pq_360;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_361 <= pw_360;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_362 <= pq_361;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_363 <= pq_362;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_364 <= pq_363;  // matmul_tiled.cl:7:6
@@ -2068,17 +2089,16 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_374 <= pq_373;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_375 <= pq_374;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_376 <= pq_375;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_393 <= pw_392;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_394 <= pq_393;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_395 <= pq_394;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_396 <= pq_395;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_397 <= pq_396;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_398 <= pq_397;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_399 <= pq_398;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_400 <= pq_399;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_401 <= pq_400;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_402 <= pq_401;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_403 <= pq_402;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_377 <= pq_376;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_378 <= pq_377;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_379 <= pq_378;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_380 <= pq_379;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_381 <= pq_380;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_382 <= pq_381;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_383 <= pq_382;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_384 <= pq_383;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_385 <= pq_384;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_403 <= pw_402;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_404 <= pq_403;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_405 <= pq_404;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_406 <= pq_405;  // matmul_tiled.cl:7:6
@@ -2098,17 +2118,17 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_420 <= pq_419;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_421 <= pq_420;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_422 <= pq_421;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_428 <= pw_427;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_423 <= pq_422;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_424 <= pq_423;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_425 <= pq_424;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_426 <= pq_425;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_427 <= pq_426;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_428 <= pq_427;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_429 <= pq_428;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_430 <= pq_429;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_431 <= pq_430;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_432 <= pq_431;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_433 <= pq_432;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_434 <= pq_433;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_435 <= pq_434;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_436 <= pq_435;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_437 <= pq_436;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_438 <= pq_437;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_438 <= pw_437;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_439 <= pq_438;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_440 <= pq_439;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_441 <= pq_440;  // matmul_tiled.cl:7:6
@@ -2128,18 +2148,17 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_455 <= pq_454;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_456 <= pq_455;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_457 <= pq_456;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_474 <= pw_473;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_475 <= pq_474;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_476 <= pq_475;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_477 <= pq_476;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_478 <= pq_477;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_479 <= pq_478;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_480 <= pq_479;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_481 <= pq_480;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_482 <= pq_481;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_483 <= pq_482;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_484 <= pq_483;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_485 <= pq_484;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_458 <= pq_457;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_459 <= pq_458;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_460 <= pq_459;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_461 <= pq_460;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_462 <= pq_461;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_463 <= pq_462;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_464 <= pq_463;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_465 <= pq_464;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_466 <= pq_465;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_467 <= pq_466;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_485 <= pw_484;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_486 <= pq_485;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_487 <= pq_486;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_488 <= pq_487;  // matmul_tiled.cl:7:6
@@ -2163,18 +2182,18 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_506 <= pq_505;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_507 <= pq_506;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_508 <= pq_507;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_514 <= pw_513;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_509 <= pq_508;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_510 <= pq_509;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_511 <= pq_510;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_512 <= pq_511;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_513 <= pq_512;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_514 <= pq_513;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_515 <= pq_514;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_516 <= pq_515;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_517 <= pq_516;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_518 <= pq_517;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_519 <= pq_518;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_520 <= pq_519;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_521 <= pq_520;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_522 <= pq_521;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_523 <= pq_522;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_524 <= pq_523;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_525 <= pq_524;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_525 <= pw_524;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_526 <= pq_525;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_527 <= pq_526;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_528 <= pq_527;  // matmul_tiled.cl:7:6
@@ -2198,18 +2217,18 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_546 <= pq_545;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_547 <= pq_546;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_548 <= pq_547;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_567 <= pw_566;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_568 <= pq_567;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_569 <= pq_568;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_570 <= pq_569;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_571 <= pq_570;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_572 <= pq_571;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_573 <= pq_572;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_574 <= pq_573;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_575 <= pq_574;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_576 <= pq_575;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_577 <= pq_576;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_578 <= pq_577;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_549 <= pq_548;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_550 <= pq_549;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_551 <= pq_550;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_552 <= pq_551;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_553 <= pq_552;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_554 <= pq_553;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_555 <= pq_554;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_556 <= pq_555;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_557 <= pq_556;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_558 <= pq_557;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_559 <= pq_558;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_578 <= pw_577;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_579 <= pq_578;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_580 <= pq_579;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_581 <= pq_580;  // matmul_tiled.cl:7:6
@@ -2239,47 +2258,45 @@ module matmul_datapath (
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_605 <= pq_604;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_606 <= pq_605;  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (1'h1 && p3_en))) pq_607 <= pq_606;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_104), (p3_admit && ((!(p3_valid[0] && (!pw_104))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_104) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_104))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_608 <= pq_607;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_609 <= pq_608;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_610 <= pq_609;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_611 <= pq_610;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_612 <= pq_611;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_613 <= pq_612;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_614 <= pq_613;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_615 <= pq_614;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_616 <= pq_615;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_617 <= pq_616;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) pq_618 <= pq_617;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_valid <= {p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_108), (p3_admit && ((!(p3_valid[0] && (!pw_108))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_108) ? 6'h2a : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000c) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_108))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000c) && (((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)))) state <= 16'h000a;  // matmul_tiled.cl:7:6
-            if ((state == 16'h000d)) v3_lid_x <= w_623;
-            if ((state == 16'h000d)) v4_lid_y <= w_623;
+            if ((state == 16'h000d)) v3_lid_x <= w_634;
+            if ((state == 16'h000d)) v4_lid_y <= w_634;
             if ((state == 16'h000d)) state <= 16'h000b;
             if (((state == 16'h000e) && 1'h1)) p2_valid <= (p2_valid | 49'h0000000000001);  // matmul_tiled.cl:7:6
             if (((state == 16'h000e) && 1'h1)) p2_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h000e) && 1'h1)) state <= 16'h000f;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_go <= pw_627;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_627) && p2_en))) v3_lid_x <= pw_833;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_627) && p2_en))) v4_lid_y <= pw_838;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_648 <= pw_647;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_649 <= pq_648;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_650 <= pq_649;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_664 <= pw_659;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_665 <= pq_664;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_666 <= pw_663;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_667 <= pq_666;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_669 <= pw_668;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_675 <= pv_630;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_676 <= pq_675;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_677 <= pq_676;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_679 <= pw_674;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_go <= pw_640;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_640) && p2_en))) v3_lid_x <= pw_845;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (((p2_valid[0] && 1'h1) && pw_640) && p2_en))) v4_lid_y <= pw_850;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_661 <= pw_660;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_662 <= pq_661;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_663 <= pq_662;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_677 <= pw_672;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_678 <= pq_677;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_679 <= pw_676;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_680 <= pq_679;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_681 <= pq_680;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_690 <= pv_633;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_691 <= pq_690;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_692 <= pq_691;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_682 <= pw_681;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_688 <= pv_643;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_689 <= pq_688;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_690 <= pq_689;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_692 <= pw_687;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_693 <= pq_692;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_694 <= pq_693;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_695 <= pq_694;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_696 <= pq_695;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_697 <= pq_696;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_698 <= pq_697;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_699 <= pq_698;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_700 <= pq_699;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_701 <= pq_700;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_702 <= pq_701;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_703 <= pq_702;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_703 <= pv_646;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_704 <= pq_703;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_705 <= pq_704;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_706 <= pq_705;  // matmul_tiled.cl:7:6
@@ -2313,7 +2330,9 @@ module matmul_datapath (
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_734 <= pq_733;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_735 <= pq_734;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_736 <= pq_735;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_739 <= pq_677;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_737 <= pq_736;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_738 <= pq_737;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_739 <= pq_738;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_740 <= pq_739;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_741 <= pq_740;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_742 <= pq_741;  // matmul_tiled.cl:7:6
@@ -2324,8 +2343,7 @@ module matmul_datapath (
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_747 <= pq_746;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_748 <= pq_747;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_749 <= pq_748;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_750 <= pq_749;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_751 <= pq_750;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_751 <= pq_690;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_752 <= pq_751;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_753 <= pq_752;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_754 <= pq_753;  // matmul_tiled.cl:7:6
@@ -2357,104 +2375,116 @@ module matmul_datapath (
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_780 <= pq_779;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_781 <= pq_780;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_782 <= pq_781;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_795 <= pw_794;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_796 <= pq_795;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_797 <= pq_796;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_807 <= pw_804;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_808 <= pq_807;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_809 <= pw_806;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_783 <= pq_782;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_784 <= pq_783;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_785 <= pq_784;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_786 <= pq_785;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_787 <= pq_786;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_788 <= pq_787;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_789 <= pq_788;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_790 <= pq_789;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_791 <= pq_790;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_792 <= pq_791;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_793 <= pq_792;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_794 <= pq_793;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_808 <= pw_807;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_809 <= pq_808;  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (1'h1 && p2_en))) pq_810 <= pq_809;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_812 <= pw_811;  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_627), (p2_admit && ((!(p2_valid[0] && (!pw_627))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_627) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_627))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_820 <= pw_817;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_821 <= pq_820;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_822 <= pw_819;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_823 <= pq_822;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) pq_825 <= pw_824;  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_valid <= {p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_640), (p2_admit && ((!(p2_valid[0] && (!pw_640))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_640) ? 6'h30 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h000f) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_640))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h000f) && (((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && A_ld_idle) && B_ld_idle))) state <= 16'h000d;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0010)) v3_lid_x <= w_839;
-            if ((state == 16'h0010)) v4_lid_y <= w_839;
+            if ((state == 16'h0010)) v3_lid_x <= w_851;
+            if ((state == 16'h0010)) v4_lid_y <= w_851;
             if ((state == 16'h0010)) state <= 16'h000e;
             if (((state == 16'h0011) && 1'h1)) p0_valid <= (p0_valid | 3'h1);  // matmul_tiled.cl:7:6
             if (((state == 16'h0011) && 1'h1)) p0_admit <= 1'h1;  // matmul_tiled.cl:7:6
             if (((state == 16'h0011) && 1'h1)) state <= 16'h0012;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_843;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v5_lid_linear <= pw_848;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v0_acc <= w_855;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v1_t <= w_856;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v2_group_cond0 <= pw_865;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v3_lid_x <= pw_880;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_843) && p0_en))) v4_lid_y <= pw_885;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_870 <= pw_869;  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_843), (p0_admit && ((!(p0_valid[0] && (!pw_843))) || 1'h0))};  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_843) ? 2'h2 : ((p0_drain == 2'h0) ? 2'h0 : (p0_drain - 2'h1)));  // matmul_tiled.cl:7:6
-            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_843))) || 1'h0));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_go <= pw_857;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_857) && p0_en))) v5_lid_linear <= pw_862;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_857) && p0_en))) v0_acc <= w_869;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_857) && p0_en))) v1_t <= w_870;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_857) && p0_en))) v2_group_cond0 <= pw_880;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_857) && p0_en))) v3_lid_x <= pw_895;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (((p0_valid[0] && 1'h1) && pw_857) && p0_en))) v4_lid_y <= pw_900;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) pq_885 <= pw_884;  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_valid <= {p0_valid[1], (p0_valid[0] && pw_857), (p0_admit && ((!(p0_valid[0] && (!pw_857))) || 1'h0))};  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_857) ? 2'h2 : ((p0_drain == 2'h0) ? 2'h0 : (p0_drain - 2'h1)));  // matmul_tiled.cl:7:6
+            if (((state == 16'h0012) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_857))) || 1'h0));  // matmul_tiled.cl:7:6
             if (((state == 16'h0012) && (((!p0_admit) && (!p0_valid[0])) && (p0_drain == 2'h0)))) state <= 16'h0007;  // matmul_tiled.cl:7:6
-            if ((state == 16'h0013)) v3_lid_x <= w_886;
-            if ((state == 16'h0013)) v4_lid_y <= w_886;
+            if ((state == 16'h0013)) v3_lid_x <= w_901;
+            if ((state == 16'h0013)) v4_lid_y <= w_901;
             if ((state == 16'h0013)) state <= 16'h0011;
             if (((state == 16'h0014) && ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0014)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000008)) || (local_size[63:32] != 32'h00000008)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h00000007) != 32'h00000000)) || ((global_size[63:32] & 32'h00000007) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0013);
         end
     end
     assign A_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign A_ld_req_addr = (p2_valid[3] ? pw_687[31:0] : 32'h00000000);
+    assign A_ld_req_addr = (p2_valid[3] ? pw_700[31:0] : 32'h00000000);
     assign A_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign A_ld_flush = (state == 16'h000e);
     assign B_ld_req_valid = ((p2_valid[3] && 1'h1) && p2_en);
-    assign B_ld_req_addr = (p2_valid[3] ? pw_820[31:0] : 32'h00000000);
+    assign B_ld_req_addr = (p2_valid[3] ? pw_833[31:0] : 32'h00000000);
     assign B_ld_resp_ready = ((p2_valid[47] && 1'h1) && p2_en);
     assign B_ld_flush = (state == 16'h000e);
     assign C_st_req_valid = ((p4_valid[3] && 1'h1) && p4_en);
-    assign C_st_req_addr = (p4_valid[3] ? pw_71[31:0] : 32'h00000000);
-    assign C_st_req_data = (p4_valid[3] ? prd_19 : 32'h00000000);
+    assign C_st_req_addr = (p4_valid[3] ? pw_73[31:0] : 32'h00000000);
+    assign C_st_req_data = (p4_valid[3] ? prd_21 : 32'h00000000);
     assign obj0_As_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_785[5:0] : 6'h00);
-    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_688 : 32'h00000000);
-    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_104) && p3_en);
-    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_104) && p3_en) ? pwa_120[5:0] : 6'h00);
+    assign obj0_As_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_798[5:0] : 6'h00);
+    assign obj0_As_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_701 : 32'h00000000);
+    assign obj0_As_re = (((p3_valid[0] && 1'h1) && pw_108) && p3_en);
+    assign obj0_As_raddr = ((((p3_valid[0] && 1'h1) && pw_108) && p3_en) ? pwa_124[5:0] : 6'h00);
     assign obj0_As_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_145[5:0] : 6'h00);
+    assign obj0_As_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_150[5:0] : 6'h00);
     assign obj0_As_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_179[5:0] : 6'h00);
+    assign obj0_As_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_185[5:0] : 6'h00);
     assign obj0_As_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_225[5:0] : 6'h00);
+    assign obj0_As_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_232[5:0] : 6'h00);
     assign obj0_As_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_281[5:0] : 6'h00);
+    assign obj0_As_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_289[5:0] : 6'h00);
     assign obj0_As_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_347[5:0] : 6'h00);
+    assign obj0_As_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_356[5:0] : 6'h00);
     assign obj0_As_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_423[5:0] : 6'h00);
+    assign obj0_As_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_433[5:0] : 6'h00);
     assign obj0_As_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_509[5:0] : 6'h00);
+    assign obj0_As_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_520[5:0] : 6'h00);
     assign obj1_Bs_we = ((p2_valid[47] && 1'h1) && p2_en);
-    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_824[5:0] : 6'h00);
-    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_821 : 32'h00000000);
-    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_104) && p3_en);
-    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_104) && p3_en) ? pwa_125[5:0] : 6'h00);
+    assign obj1_Bs_waddr = (((p2_valid[47] && 1'h1) && p2_en) ? pwa_836[5:0] : 6'h00);
+    assign obj1_Bs_wdata = (((p2_valid[47] && 1'h1) && p2_en) ? pld_834 : 32'h00000000);
+    assign obj1_Bs_re = (((p3_valid[0] && 1'h1) && pw_108) && p3_en);
+    assign obj1_Bs_raddr = ((((p3_valid[0] && 1'h1) && pw_108) && p3_en) ? pwa_129[5:0] : 6'h00);
     assign obj1_Bs_r1_re = ((p3_valid[5] && 1'h1) && p3_en);
-    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_154[5:0] : 6'h00);
+    assign obj1_Bs_r1_raddr = (((p3_valid[5] && 1'h1) && p3_en) ? pwa_159[5:0] : 6'h00);
     assign obj1_Bs_r2_re = ((p3_valid[10] && 1'h1) && p3_en);
-    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_194[5:0] : 6'h00);
+    assign obj1_Bs_r2_raddr = (((p3_valid[10] && 1'h1) && p3_en) ? pwa_200[5:0] : 6'h00);
     assign obj1_Bs_r3_re = ((p3_valid[15] && 1'h1) && p3_en);
-    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_245[5:0] : 6'h00);
+    assign obj1_Bs_r3_raddr = (((p3_valid[15] && 1'h1) && p3_en) ? pwa_252[5:0] : 6'h00);
     assign obj1_Bs_r4_re = ((p3_valid[20] && 1'h1) && p3_en);
-    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_306[5:0] : 6'h00);
+    assign obj1_Bs_r4_raddr = (((p3_valid[20] && 1'h1) && p3_en) ? pwa_314[5:0] : 6'h00);
     assign obj1_Bs_r5_re = ((p3_valid[25] && 1'h1) && p3_en);
-    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_377[5:0] : 6'h00);
+    assign obj1_Bs_r5_raddr = (((p3_valid[25] && 1'h1) && p3_en) ? pwa_386[5:0] : 6'h00);
     assign obj1_Bs_r6_re = ((p3_valid[30] && 1'h1) && p3_en);
-    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_458[5:0] : 6'h00);
+    assign obj1_Bs_r6_raddr = (((p3_valid[30] && 1'h1) && p3_en) ? pwa_468[5:0] : 6'h00);
     assign obj1_Bs_r7_re = ((p3_valid[35] && 1'h1) && p3_en);
-    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_549[5:0] : 6'h00);
+    assign obj1_Bs_r7_raddr = (((p3_valid[35] && 1'h1) && p3_en) ? pwa_560[5:0] : 6'h00);
     assign obj2_wi_acc_we = (((p3_valid[41] && 1'h1) && p3_en) || ((p0_valid[1] && 1'h1) && p0_en));
-    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_608[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_871[5:0] : 6'h00));
-    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_562 : (((p0_valid[1] && 1'h1) && p0_en) ? w_855 : 32'h00000000));
-    assign obj2_wi_acc_re = ((((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_104) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_843) && p0_en));
-    assign obj2_wi_acc_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_18[5:0] : ((((p3_valid[0] && 1'h1) && pw_104) && p3_en) ? pwa_114[5:0] : ((((p0_valid[0] && 1'h1) && pw_843) && p0_en) ? pwa_853[5:0] : 6'h00)));
-    assign probes = {((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_843))), ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0012) && (p0_admit && p0_stall)), ((state == 16'h0012) && p0_stall), ((state == 16'h0012) && p0_admit), (state == 16'h0012), ((state == 16'h000f) && ((1'h1 && p2_en) && (p2_valid[0] && pw_627))), ((state == 16'h000f) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000f) && (p2_admit && p2_stall)), ((state == 16'h000f) && p2_stall), ((state == 16'h000f) && p2_admit), (state == 16'h000f), ((state == 16'h000c) && ((1'h1 && p3_en) && (p3_valid[0] && pw_104))), ((state == 16'h000c) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000c) && (p3_admit && p3_stall)), ((state == 16'h000c) && p3_stall), ((state == 16'h000c) && p3_admit), (state == 16'h000c), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
+    assign obj2_wi_acc_waddr = (((p3_valid[41] && 1'h1) && p3_en) ? pwa_619[5:0] : (((p0_valid[1] && 1'h1) && p0_en) ? pwa_886[5:0] : 6'h00));
+    assign obj2_wi_acc_wdata = (((p3_valid[41] && 1'h1) && p3_en) ? pw_573 : (((p0_valid[1] && 1'h1) && p0_en) ? w_869 : 32'h00000000));
+    assign obj2_wi_acc_re = ((((p4_valid[2] && 1'h1) && p4_en) || (((p3_valid[0] && 1'h1) && pw_108) && p3_en)) || (((p0_valid[0] && 1'h1) && pw_857) && p0_en));
+    assign obj2_wi_acc_raddr = (((p4_valid[2] && 1'h1) && p4_en) ? pwa_20[5:0] : ((((p3_valid[0] && 1'h1) && pw_108) && p3_en) ? pwa_118[5:0] : ((((p0_valid[0] && 1'h1) && pw_857) && p0_en) ? pwa_867[5:0] : 6'h00)));
+    assign probes = {((state == 16'h0012) && ((1'h1 && p0_en) && (p0_valid[0] && pw_857))), ((state == 16'h0012) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0012) && (p0_admit && p0_stall)), ((state == 16'h0012) && p0_stall), ((state == 16'h0012) && p0_admit), (state == 16'h0012), ((state == 16'h000f) && ((1'h1 && p2_en) && (p2_valid[0] && pw_640))), ((state == 16'h000f) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000f) && (p2_admit && p2_stall)), ((state == 16'h000f) && p2_stall), ((state == 16'h000f) && p2_admit), (state == 16'h000f), ((state == 16'h000c) && ((1'h1 && p3_en) && (p3_valid[0] && pw_108))), ((state == 16'h000c) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000c) && (p3_admit && p3_stall)), ((state == 16'h000c) && p3_stall), ((state == 16'h000c) && p3_admit), (state == 16'h000c), ((state == 16'h0004) && ((1'h1 && p4_en) && (p4_valid[0] && pw_6))), ((state == 16'h0004) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0004) && (p4_admit && p4_stall)), ((state == 16'h0004) && p4_stall), ((state == 16'h0004) && p4_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_acc[31:0], v5_lid_linear[63:0], pv_1[63:8], p4_go, pwa_18[63:6], w_20[31:0], w_21[63:32], w_22[31:0], w_23[63:32], pq_29[63:32], pw_48[31:5], pw_50[31:5], pw_55[31:5], pw_71[63:32], pv_72[63:8], pv_81[63:8],
-        pv_101[63:8], p3_go, pwa_114[63:6], pwa_120[63:6], pwa_125[63:6], p3u0_fp_fma_valid, pwa_145[63:6], pwa_154[63:6], p3u1_fp_fma_valid, pwa_179[63:6], pwa_194[63:6], p3u2_fp_fma_valid, pwa_225[63:6], pwa_245[63:6], p3u3_fp_fma_valid, pwa_281[63:6],
-        pwa_306[63:6], p3u4_fp_fma_valid, pwa_347[63:6], pwa_377[63:6], p3u5_fp_fma_valid, pwa_423[63:6], pwa_458[63:6], p3u6_fp_fma_valid, pwa_509[63:6], pwa_549[63:6], p3u7_fp_fma_valid, pwa_608[63:6], pv_609[63:8], pv_618[63:8], pv_624[63:8], p2_go,
-        w_628[31:0], w_629[63:32], w_631[31:0], w_632[63:32], pw_654[31:5], pw_656[31:5], pw_661[31:5], pw_687[63:32], pwa_785[63:6], pw_800[31:5], pw_802[31:5], pw_820[63:32], pwa_824[63:6], pv_825[63:8], pv_834[63:8], pv_840[63:8],
-        p0_go, pwa_853[63:6], prd_854[31:0], pwa_871[63:6], pv_872[63:8], pv_881[63:8]};
+    wire ohls_unused = &{1'b0, v0_acc[31:0], v5_lid_linear[63:0], pv_1[63:8], p4_go, pwa_20[63:6], w_22[31:0], w_23[63:32], w_24[31:0], w_25[63:32], pq_31[63:32], pw_50[31:5], pw_52[31:5], pw_57[31:5], pw_73[63:32], pv_74[63:8], pv_83[63:8],
+        pv_103[63:8], p3_go, pwa_118[63:6], pwa_124[63:6], pwa_129[63:6], p3u0_fp_fma_valid, pwa_150[63:6], pwa_159[63:6], p3u1_fp_fma_valid, pwa_185[63:6], pwa_200[63:6], p3u2_fp_fma_valid, pwa_232[63:6], pwa_252[63:6], p3u3_fp_fma_valid, pwa_289[63:6],
+        pwa_314[63:6], p3u4_fp_fma_valid, pwa_356[63:6], pwa_386[63:6], p3u5_fp_fma_valid, pwa_433[63:6], pwa_468[63:6], p3u6_fp_fma_valid, pwa_520[63:6], pwa_560[63:6], p3u7_fp_fma_valid, pwa_619[63:6], pv_620[63:8], pv_629[63:8], pv_635[63:8], p2_go,
+        w_641[31:0], w_642[63:32], w_644[31:0], w_645[63:32], pw_667[31:5], pw_669[31:5], pw_674[31:5], pw_700[63:32], pwa_798[63:6], pw_813[31:5], pw_815[31:5], pw_833[63:32], pwa_836[63:6], pv_837[63:8], pv_846[63:8], pv_852[63:8],
+        p0_go, pwa_867[63:6], prd_868[31:0], pw_873[31:1], pwa_886[63:6], pv_887[63:8], pv_896[63:8]};
 endmodule
 `default_nettype wire

@@ -72,7 +72,7 @@ module reduce_sum_datapath (
     wire [31:0] w_15;  // reduce_local.cl:10:59
     wire [31:0] w_16;  // reduce_local.cl:10:59
     wire [31:0] w_17;  // reduce_local.cl:10:59
-    wire [31:0] w_18;  // reduce_local.cl:10:56
+    wire [31:0] w_18;  // reduce_local.cl:10:47
     wire        w_19;  // reduce_local.cl:10:47
     reg  [2:0]  p2_valid;  // reduce_local.cl:4:6
     reg         p2_admit;
@@ -81,75 +81,75 @@ module reduce_sum_datapath (
     wire [63:0] pv_20;  // reduce_local.cl:4:6
     wire [7:0]  pw_21;  // reduce_local.cl:4:6
     wire [7:0]  w_22;  // reduce_local.cl:4:6
-    wire        pw_23;  // reduce_local.cl:4:6
+    wire [7:0]  pw_23;  // reduce_local.cl:4:6
+    wire [7:0]  w_24;  // reduce_local.cl:4:6
+    wire        pw_25;  // reduce_local.cl:4:6
     reg         p2_go;
-    wire [63:0] pv_24;  // reduce_local.cl:6:16
-    wire [31:0] pw_25;  // reduce_local.cl:6:16
-    wire [31:0] pv_26;  // reduce_local.cl:11:19
-    wire        pw_27;  // reduce_local.cl:11:13
-    wire [63:0] w_28;  // reduce_local.cl:12:13
-    wire [15:0] pw_29;  // reduce_local.cl:12:13
-    wire [15:0] w_30;  // reduce_local.cl:12:13
+    wire [63:0] pv_26;  // reduce_local.cl:6:16
+    wire [31:0] pw_27;  // reduce_local.cl:6:16
+    wire [31:0] pv_28;  // reduce_local.cl:11:19
+    wire        pw_29;  // reduce_local.cl:11:13
+    wire [63:0] w_30;  // reduce_local.cl:12:13
     wire [15:0] pw_31;  // reduce_local.cl:12:13
-    wire [63:0] pw_32;  // reduce_local.cl:12:13
-    wire [63:0] pw_33;  // reduce_local.cl:12:13
-    wire [63:0] pwa_34;
-    wire [31:0] prd_35;  // reduce_local.cl:12:13
-    wire [31:0] pv_36;  // reduce_local.cl:12:43
-    wire [15:0] pw_37;  // reduce_local.cl:12:29
-    wire [15:0] pw_38;  // reduce_local.cl:12:29
+    wire [15:0] w_32;  // reduce_local.cl:12:13
+    wire [15:0] pw_33;  // reduce_local.cl:12:13
+    wire [63:0] pw_34;  // reduce_local.cl:12:13
+    wire [63:0] pw_35;  // reduce_local.cl:12:13
+    wire [63:0] pwa_36;
+    wire [31:0] prd_37;  // reduce_local.cl:12:13
+    wire [31:0] pv_38;  // reduce_local.cl:12:43
     wire [15:0] pw_39;  // reduce_local.cl:12:29
-    wire [63:0] pw_40;  // reduce_local.cl:12:29
-    wire [63:0] pw_41;  // reduce_local.cl:12:29
-    wire [63:0] pwa_42;
-    wire [31:0] prd_43;  // reduce_local.cl:12:29
-    wire [31:0] pw_44;  // reduce_local.cl:12:13
-    reg  [63:0] pq_45;  // reduce_local.cl:12:13
-    reg         pq_46;  // reduce_local.cl:11:13
-    wire [63:0] pwa_47;
-    wire [63:0] pv_48;  // reduce_local.cl:4:6
-    wire [7:0]  pw_49;  // reduce_local.cl:4:6
-    wire [7:0]  w_50;  // reduce_local.cl:4:6
+    wire [15:0] pw_40;  // reduce_local.cl:12:29
+    wire [15:0] pw_41;  // reduce_local.cl:12:29
+    wire [63:0] pw_42;  // reduce_local.cl:12:29
+    wire [63:0] pw_43;  // reduce_local.cl:12:29
+    wire [63:0] pwa_44;
+    wire [31:0] prd_45;  // reduce_local.cl:12:29
+    wire [31:0] pw_46;  // reduce_local.cl:12:13
+    reg  [63:0] pq_47;  // reduce_local.cl:12:13
+    reg         pq_48;  // reduce_local.cl:11:13
+    wire [63:0] pwa_49;
+    wire [63:0] pv_50;  // reduce_local.cl:4:6
     wire [7:0]  pw_51;  // reduce_local.cl:4:6
-    wire [63:0] pw_52;  // reduce_local.cl:4:6
+    wire [7:0]  w_52;  // reduce_local.cl:4:6
+    wire [7:0]  pw_53;  // reduce_local.cl:4:6
+    wire [63:0] pw_54;  // reduce_local.cl:4:6
     reg  [1:0]  p2_drain;
-    wire [63:0] w_53;  // reduce_local.cl:4:6
-    wire [31:0] w_54;  // reduce_local.cl:10:24
-    wire        w_55;  // reduce_local.cl:10:47
+    wire [63:0] w_55;  // reduce_local.cl:4:6
+    wire [31:0] w_56;  // reduce_local.cl:10:24
+    wire        w_57;  // reduce_local.cl:10:47
     reg  [45:0] p0_valid;  // reduce_local.cl:4:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_56;  // reduce_local.cl:4:6
-    wire [7:0]  pw_57;  // reduce_local.cl:4:6
-    wire [7:0]  w_58;  // reduce_local.cl:4:6
-    wire        pw_59;  // reduce_local.cl:4:6
+    wire [63:0] pv_58;  // reduce_local.cl:4:6
+    wire [7:0]  pw_59;  // reduce_local.cl:4:6
+    wire [7:0]  w_60;  // reduce_local.cl:4:6
+    wire [7:0]  pw_61;  // reduce_local.cl:4:6
+    wire [7:0]  w_62;  // reduce_local.cl:4:6
+    wire        pw_63;  // reduce_local.cl:4:6
     reg         p0_go;
-    wire [63:0] pv_60;  // reduce_local.cl:6:16
-    wire [63:0] w_61;  // reduce_local.cl:7:5
-    wire [63:0] w_62;  // reduce_local.cl:7:20
-    wire [31:0] w_63;  // reduce_local.cl:7:23
-    wire [63:0] w_64;  // reduce_local.cl:7:23
-    wire [63:0] w_65;  // reduce_local.cl:7:23
-    wire [63:0] w_66;  // reduce_local.cl:7:23
-    wire [63:0] pw_67;  // reduce_local.cl:7:23
-    wire [63:0] pw_68;  // reduce_local.cl:7:23
-    wire [63:0] w_69;  // reduce_local.cl:7:5
-    wire [63:0] pw_70;  // reduce_local.cl:7:20
-    wire [63:0] pw_71;  // reduce_local.cl:7:20
-    wire [31:0] pld_72;  // reduce_local.cl:7:20
-    wire [63:0] pw_73;  // reduce_local.cl:7:5
-    wire [63:0] pw_74;  // reduce_local.cl:7:5
-    reg  [63:0] pq_118;  // reduce_local.cl:7:5
-    wire [63:0] pwa_119;
-    wire [63:0] pv_120;  // reduce_local.cl:4:6
-    wire [7:0]  pw_121;  // reduce_local.cl:4:6
-    wire [7:0]  w_122;  // reduce_local.cl:4:6
-    wire [7:0]  pw_123;  // reduce_local.cl:4:6
-    wire [63:0] pw_124;  // reduce_local.cl:4:6
-    reg  [63:0] pq_75;  // reduce_local.cl:7:5
-    reg  [63:0] pq_76;  // reduce_local.cl:7:5
-    reg  [63:0] pq_77;  // reduce_local.cl:7:5
+    wire [63:0] pv_64;  // reduce_local.cl:6:16
+    wire [63:0] w_65;  // reduce_local.cl:7:5
+    wire [63:0] w_66;  // reduce_local.cl:7:20
+    wire [31:0] w_67;  // reduce_local.cl:7:23
+    wire [63:0] w_68;  // reduce_local.cl:7:23
+    wire [63:0] w_69;  // reduce_local.cl:7:23
+    wire [63:0] pw_70;  // reduce_local.cl:7:23
+    wire [63:0] pw_71;  // reduce_local.cl:7:23
+    wire [63:0] w_72;  // reduce_local.cl:7:5
+    wire [63:0] pw_73;  // reduce_local.cl:7:20
+    wire [63:0] pw_74;  // reduce_local.cl:7:20
+    wire [31:0] pld_75;  // reduce_local.cl:7:20
+    wire [63:0] pw_76;  // reduce_local.cl:7:5
+    wire [63:0] pw_77;  // reduce_local.cl:7:5
+    reg  [63:0] pq_121;  // reduce_local.cl:7:5
+    wire [63:0] pwa_122;
+    wire [63:0] pv_123;  // reduce_local.cl:4:6
+    wire [7:0]  pw_124;  // reduce_local.cl:4:6
+    wire [7:0]  w_125;  // reduce_local.cl:4:6
+    wire [7:0]  pw_126;  // reduce_local.cl:4:6
+    wire [63:0] pw_127;  // reduce_local.cl:4:6
     reg  [63:0] pq_78;  // reduce_local.cl:7:5
     reg  [63:0] pq_79;  // reduce_local.cl:7:5
     reg  [63:0] pq_80;  // reduce_local.cl:7:5
@@ -190,8 +190,11 @@ module reduce_sum_datapath (
     reg  [63:0] pq_115;  // reduce_local.cl:7:5
     reg  [63:0] pq_116;  // reduce_local.cl:7:5
     reg  [63:0] pq_117;  // reduce_local.cl:7:5
+    reg  [63:0] pq_118;  // reduce_local.cl:7:5
+    reg  [63:0] pq_119;  // reduce_local.cl:7:5
+    reg  [63:0] pq_120;  // reduce_local.cl:7:5
     reg  [5:0]  p0_drain;
-    wire [63:0] w_125;  // reduce_local.cl:4:6
+    wire [63:0] w_128;  // reduce_local.cl:4:6
     reg  [7:0]  launch_err;
     reg         done_q;
 
@@ -239,71 +242,74 @@ module reduce_sum_datapath (
     assign w_16 = 32'h00000001;
     assign w_17 = (w_15 >> w_16);
     assign w_18 = 32'h00000000;
-    assign w_19 = (w_17 > w_18);
+    assign w_19 = (w_17 != w_18);
     assign p2_en = (!p2_stall);
     assign pv_20 = v3_lid_x;
     assign pw_21 = pv_20[7:0];
-    assign w_22 = 8'h80;
-    assign pw_23 = (pw_21 < w_22);
-    assign pv_24 = v3_lid_x;
-    assign pw_25 = pv_24[31:0];
-    assign pv_26 = v1_stride;
-    assign pw_27 = (pw_25 < pv_26);
-    assign w_28 = 64'h0000000000000000;
-    assign pw_29 = pw_25[15:0];
-    assign w_30 = 16'h0004;
-    assign pw_31 = $unsigned($signed(pw_29) * $signed(w_30));
-    assign pw_32 = {48'h000000000000, pw_31[15:0]};
-    assign pw_33 = (w_28 + pw_32);
-    assign pwa_34 = (pw_33 >> 64'h0000000000000002);
-    assign prd_35 = lbuf_scratch_rdata[31:0];
-    assign pv_36 = v1_stride;
-    assign pw_37 = pv_36[15:0];
-    assign pw_38 = (pw_29 + pw_37);
-    assign pw_39 = $unsigned($signed(pw_38) * $signed(w_30));
-    assign pw_40 = {48'h000000000000, pw_39[15:0]};
-    assign pw_41 = (w_28 + pw_40);
-    assign pwa_42 = (pw_41 >> 64'h0000000000000002);
-    assign prd_43 = lbuf_scratch_r1_rdata[31:0];
-    assign pw_44 = (prd_35 + prd_43);
-    assign pwa_47 = (pq_45 >> 64'h0000000000000002);
-    assign pv_48 = v3_lid_x;
-    assign pw_49 = pv_48[7:0];
-    assign w_50 = 8'h01;
-    assign pw_51 = (pw_49 + w_50);
-    assign pw_52 = {56'h00000000000000, pw_51[7:0]};
+    assign w_22 = 8'h07;
+    assign pw_23 = (pw_21 >> w_22);
+    assign w_24 = 8'h00;
+    assign pw_25 = (pw_23 == w_24);
+    assign pv_26 = v3_lid_x;
+    assign pw_27 = pv_26[31:0];
+    assign pv_28 = v1_stride;
+    assign pw_29 = (pw_27 < pv_28);
+    assign w_30 = 64'h0000000000000000;
+    assign pw_31 = pw_27[15:0];
+    assign w_32 = 16'h0004;
+    assign pw_33 = $unsigned($signed(pw_31) * $signed(w_32));
+    assign pw_34 = {48'h000000000000, pw_33[15:0]};
+    assign pw_35 = (w_30 + pw_34);
+    assign pwa_36 = (pw_35 >> 64'h0000000000000002);
+    assign prd_37 = lbuf_scratch_rdata[31:0];
+    assign pv_38 = v1_stride;
+    assign pw_39 = pv_38[15:0];
+    assign pw_40 = (pw_31 + pw_39);
+    assign pw_41 = $unsigned($signed(pw_40) * $signed(w_32));
+    assign pw_42 = {48'h000000000000, pw_41[15:0]};
+    assign pw_43 = (w_30 + pw_42);
+    assign pwa_44 = (pw_43 >> 64'h0000000000000002);
+    assign prd_45 = lbuf_scratch_r1_rdata[31:0];
+    assign pw_46 = (prd_37 + prd_45);
+    assign pwa_49 = (pq_47 >> 64'h0000000000000002);
+    assign pv_50 = v3_lid_x;
+    assign pw_51 = pv_50[7:0];
+    assign w_52 = 8'h01;
+    assign pw_53 = (pw_51 + w_52);
+    assign pw_54 = {56'h00000000000000, pw_53[7:0]};
     assign p2_stall = 1'h0;
-    assign w_53 = 64'h0000000000000000;
-    assign w_54 = 32'h00000040;
-    assign w_55 = 1'h1;
+    assign w_55 = 64'h0000000000000000;
+    assign w_56 = 32'h00000040;
+    assign w_57 = 1'h1;
     assign p0_en = (!p0_stall);
-    assign pv_56 = v3_lid_x;
-    assign pw_57 = pv_56[7:0];
-    assign w_58 = 8'h80;
-    assign pw_59 = (pw_57 < w_58);
-    assign pv_60 = v3_lid_x;
-    assign w_61 = 64'h0000000000000000;
-    assign w_62 = {32'h00000000, in_base};
-    assign w_63 = 32'h00000000;
-    assign w_64 = {32'h00000000, group_0};
+    assign pv_58 = v3_lid_x;
+    assign pw_59 = pv_58[7:0];
+    assign w_60 = 8'h07;
+    assign pw_61 = (pw_59 >> w_60);
+    assign w_62 = 8'h00;
+    assign pw_63 = (pw_61 == w_62);
+    assign pv_64 = v3_lid_x;
     assign w_65 = 64'h0000000000000000;
-    assign w_66 = 64'h0000000000000080;
-    assign pw_67 = $unsigned($signed(w_64) * $signed(w_66));
-    assign pw_68 = (pw_67 | pv_60);
-    assign w_69 = 64'h0000000000000004;
-    assign pw_70 = $unsigned($signed(pw_68) * $signed(w_69));
-    assign pw_71 = (w_62 + pw_70);
-    assign pld_72 = in_ld_resp_data;
-    assign pw_73 = $unsigned($signed(pv_60) * $signed(w_69));
-    assign pw_74 = (w_61 + pw_73);
-    assign pwa_119 = (pq_118 >> 64'h0000000000000002);
-    assign pv_120 = v3_lid_x;
-    assign pw_121 = pv_120[7:0];
-    assign w_122 = 8'h01;
-    assign pw_123 = (pw_121 + w_122);
-    assign pw_124 = {56'h00000000000000, pw_123[7:0]};
-    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_59) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_125 = 64'h0000000000000000;
+    assign w_66 = {32'h00000000, in_base};
+    assign w_67 = 32'h00000000;
+    assign w_68 = {32'h00000000, group_0};
+    assign w_69 = 64'h0000000000000080;
+    assign pw_70 = $unsigned($signed(w_68) * $signed(w_69));
+    assign pw_71 = (pw_70 | pv_64);
+    assign w_72 = 64'h0000000000000004;
+    assign pw_73 = $unsigned($signed(pw_71) * $signed(w_72));
+    assign pw_74 = (w_66 + pw_73);
+    assign pld_75 = in_ld_resp_data;
+    assign pw_76 = $unsigned($signed(pv_64) * $signed(w_72));
+    assign pw_77 = (w_65 + pw_76);
+    assign pwa_122 = (pq_121 >> 64'h0000000000000002);
+    assign pv_123 = v3_lid_x;
+    assign pw_124 = pv_123[7:0];
+    assign w_125 = 8'h01;
+    assign pw_126 = (pw_124 + w_125);
+    assign pw_127 = {56'h00000000000000, pw_126[7:0]};
+    assign p0_stall = ((((p0_valid[0] && 1'h1) && pw_63) && (!in_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!in_ld_resp_valid)));
+    assign w_128 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -367,29 +373,26 @@ module reduce_sum_datapath (
             if (((state == 16'h000a) && (1'h1 && partial_wr_idle))) p2_valid <= (p2_valid | 3'h1);  // reduce_local.cl:4:6
             if (((state == 16'h000a) && (1'h1 && partial_wr_idle))) p2_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h000a) && (1'h1 && partial_wr_idle))) state <= 16'h000b;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_go <= pw_23;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (((p2_valid[0] && 1'h1) && pw_23) && p2_en))) v0_lid <= pw_25;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (((p2_valid[0] && 1'h1) && pw_23) && p2_en))) v3_lid_x <= pw_52;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p2_en))) pq_45 <= pw_33;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p2_en))) pq_46 <= pw_27;  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_valid <= {p2_valid[1], (p2_valid[0] && pw_23), (p2_admit && ((!(p2_valid[0] && (!pw_23))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_23) ? 2'h2 : ((p2_drain == 2'h0) ? 2'h0 : (p2_drain - 2'h1)));  // reduce_local.cl:4:6
-            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_23))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_go <= pw_25;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (((p2_valid[0] && 1'h1) && pw_25) && p2_en))) v0_lid <= pw_27;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (((p2_valid[0] && 1'h1) && pw_25) && p2_en))) v3_lid_x <= pw_54;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p2_en))) pq_47 <= pw_35;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p2_en))) pq_48 <= pw_29;  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_valid <= {p2_valid[1], (p2_valid[0] && pw_25), (p2_admit && ((!(p2_valid[0] && (!pw_25))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_25) ? 2'h2 : ((p2_drain == 2'h0) ? 2'h0 : (p2_drain - 2'h1)));  // reduce_local.cl:4:6
+            if (((state == 16'h000b) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_25))) || 1'h0));  // reduce_local.cl:4:6
             if (((state == 16'h000b) && (((!p2_admit) && (!p2_valid[0])) && (p2_drain == 2'h0)))) state <= 16'h0009;  // reduce_local.cl:4:6
-            if ((state == 16'h000c)) v3_lid_x <= w_53;
+            if ((state == 16'h000c)) v3_lid_x <= w_55;
             if ((state == 16'h000c)) state <= 16'h000a;
-            if ((state == 16'h000d)) v1_stride <= w_54;
-            if ((state == 16'h000d)) v2_group_cond0 <= w_55;
+            if ((state == 16'h000d)) v1_stride <= w_56;
+            if ((state == 16'h000d)) v2_group_cond0 <= w_57;
             if ((state == 16'h000d)) state <= 16'h0006;
             if (((state == 16'h000e) && (1'h1 && partial_wr_idle))) p0_valid <= (p0_valid | 46'h000000000001);  // reduce_local.cl:4:6
             if (((state == 16'h000e) && (1'h1 && partial_wr_idle))) p0_admit <= 1'h1;  // reduce_local.cl:4:6
             if (((state == 16'h000e) && (1'h1 && partial_wr_idle))) state <= 16'h000f;  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_go <= pw_59;  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (((p0_valid[0] && 1'h1) && pw_59) && p0_en))) v3_lid_x <= pw_124;  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_75 <= pw_74;  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_76 <= pq_75;  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_77 <= pq_76;  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_78 <= pq_77;  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_go <= pw_63;  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (((p0_valid[0] && 1'h1) && pw_63) && p0_en))) v3_lid_x <= pw_127;  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_78 <= pw_77;  // reduce_local.cl:4:6
             if (((state == 16'h000f) && (1'h1 && p0_en))) pq_79 <= pq_78;  // reduce_local.cl:4:6
             if (((state == 16'h000f) && (1'h1 && p0_en))) pq_80 <= pq_79;  // reduce_local.cl:4:6
             if (((state == 16'h000f) && (1'h1 && p0_en))) pq_81 <= pq_80;  // reduce_local.cl:4:6
@@ -430,18 +433,21 @@ module reduce_sum_datapath (
             if (((state == 16'h000f) && (1'h1 && p0_en))) pq_116 <= pq_115;  // reduce_local.cl:4:6
             if (((state == 16'h000f) && (1'h1 && p0_en))) pq_117 <= pq_116;  // reduce_local.cl:4:6
             if (((state == 16'h000f) && (1'h1 && p0_en))) pq_118 <= pq_117;  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_59), (p0_admit && ((!(p0_valid[0] && (!pw_59))) || 1'h0))};  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_59) ? 6'h2d : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // reduce_local.cl:4:6
-            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_59))) || 1'h0));  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_119 <= pq_118;  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_120 <= pq_119;  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) pq_121 <= pq_120;  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_valid <= {p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_63), (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0))};  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_63) ? 6'h2d : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // reduce_local.cl:4:6
+            if (((state == 16'h000f) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_63))) || 1'h0));  // reduce_local.cl:4:6
             if (((state == 16'h000f) && ((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 6'h00)) && in_ld_idle))) state <= 16'h000d;  // reduce_local.cl:4:6
-            if ((state == 16'h0010)) v3_lid_x <= w_125;
+            if ((state == 16'h0010)) v3_lid_x <= w_128;
             if ((state == 16'h0010)) state <= 16'h000e;
             if (((state == 16'h0011) && ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0011)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000080)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000007f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0010);
         end
     end
-    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_59) && p0_en);
-    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_59) ? pw_71[31:0] : 32'h00000000);
+    assign in_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_63) && p0_en);
+    assign in_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_63) ? pw_74[31:0] : 32'h00000000);
     assign in_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
     assign in_ld_flush = (state == 16'h000e);
     assign partial_wr_cmd_valid = ((state == 16'h0005) && (!partial_wr_issued));
@@ -450,17 +456,17 @@ module reduce_sum_datapath (
     assign partial_wr_valid = ((state == 16'h0005) && partial_wr_issued);
     assign partial_wr_data = (((state == 16'h0005) && partial_wr_issued) ? v_11 : 32'h00000000);
     assign partial_wr_strb = (((state == 16'h0005) && partial_wr_issued) ? 4'hf : 4'h0);
-    assign lbuf_scratch_we = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_46)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
-    assign lbuf_scratch_waddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_46)) && p2_en) ? pwa_47[7:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_119[7:0] : 8'h00));
-    assign lbuf_scratch_wdata = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_46)) && p2_en) ? pw_44 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_72 : 32'h00000000));
-    assign lbuf_scratch_re = ((((state == 16'h0004) && (!1'h0)) && (!lbuf_scratch_re_issued)) || ((((p2_valid[0] && 1'h1) && pw_23) && (1'h1 && pw_27)) && p2_en));
-    assign lbuf_scratch_raddr = ((((state == 16'h0004) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_9[7:0] : (((((p2_valid[0] && 1'h1) && pw_23) && (1'h1 && pw_27)) && p2_en) ? pwa_34[7:0] : 8'h00));
-    assign lbuf_scratch_r1_re = ((((p2_valid[0] && 1'h1) && pw_23) && (1'h1 && pw_27)) && p2_en);
-    assign lbuf_scratch_r1_raddr = (((((p2_valid[0] && 1'h1) && pw_23) && (1'h1 && pw_27)) && p2_en) ? pwa_42[7:0] : 8'h00);
-    assign probes = {((state == 16'h000f) && ((1'h1 && p0_en) && (p0_valid[0] && pw_59))), ((state == 16'h000f) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h000f) && (p0_admit && p0_stall)), ((state == 16'h000f) && p0_stall), ((state == 16'h000f) && p0_admit), (state == 16'h000f), ((state == 16'h000b) && ((1'h1 && p2_en) && (p2_valid[0] && pw_23))), ((state == 16'h000b) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000b) && (p2_admit && p2_stall)), ((state == 16'h000b) && p2_stall), ((state == 16'h000b) && p2_admit), (state == 16'h000b)};
+    assign lbuf_scratch_we = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_48)) && p2_en) || ((p0_valid[44] && 1'h1) && p0_en));
+    assign lbuf_scratch_waddr = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_48)) && p2_en) ? pwa_49[7:0] : (((p0_valid[44] && 1'h1) && p0_en) ? pwa_122[7:0] : 8'h00));
+    assign lbuf_scratch_wdata = ((((p2_valid[1] && 1'h1) && (1'h1 && pq_48)) && p2_en) ? pw_46 : (((p0_valid[44] && 1'h1) && p0_en) ? pld_75 : 32'h00000000));
+    assign lbuf_scratch_re = ((((state == 16'h0004) && (!1'h0)) && (!lbuf_scratch_re_issued)) || ((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en));
+    assign lbuf_scratch_raddr = ((((state == 16'h0004) && (!1'h0)) && (!lbuf_scratch_re_issued)) ? oa_9[7:0] : (((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en) ? pwa_36[7:0] : 8'h00));
+    assign lbuf_scratch_r1_re = ((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en);
+    assign lbuf_scratch_r1_raddr = (((((p2_valid[0] && 1'h1) && pw_25) && (1'h1 && pw_29)) && p2_en) ? pwa_44[7:0] : 8'h00);
+    assign probes = {((state == 16'h000f) && ((1'h1 && p0_en) && (p0_valid[0] && pw_63))), ((state == 16'h000f) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h000f) && (p0_admit && p0_stall)), ((state == 16'h000f) && p0_stall), ((state == 16'h000f) && p0_admit), (state == 16'h000f), ((state == 16'h000b) && ((1'h1 && p2_en) && (p2_valid[0] && pw_25))), ((state == 16'h000b) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000b) && (p2_admit && p2_stall)), ((state == 16'h000b) && p2_stall), ((state == 16'h000b) && p2_admit), (state == 16'h000b)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], w_2[31:0], oa_9[63:8], q_12[63:32], pv_20[63:8], p2_go, pv_24[63:32], pwa_34[63:8], pv_36[31:16], pwa_42[63:8], pwa_47[63:8], pv_48[63:8], pv_56[63:8], p0_go, w_63[31:0],
-        w_65[63:0], pw_71[63:32], pwa_119[63:8], pv_120[63:8]};
+    wire ohls_unused = &{1'b0, scratch_local_size[31:0], v0_lid[31:0], w_2[31:0], oa_9[63:8], q_12[63:32], pv_20[63:8], p2_go, pv_26[63:32], pwa_36[63:8], pv_38[31:16], pwa_44[63:8], pwa_49[63:8], pv_50[63:8], pv_58[63:8], p0_go, w_67[31:0],
+        pw_74[63:32], pwa_122[63:8], pv_123[63:8]};
 endmodule
 `default_nettype wire

@@ -80,41 +80,40 @@ module saxpy_datapath (
     wire        w_4;  // saxpy_unroll.cl:5:6
     reg         q_5;  // saxpy_unroll.cl:5:6
     wire [63:0] w_6;  // saxpy_unroll.cl:5:6
-    wire [63:0] w_7;  // saxpy_unroll.cl:5:6
-    wire [31:0] w_8;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_9;  // saxpy_unroll.cl:8:25
-    wire        w_10;  // saxpy_unroll.cl:8:21
-    reg         q_11;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_7;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_8;  // saxpy_unroll.cl:8:25
+    wire        w_9;  // saxpy_unroll.cl:8:21
+    reg         q_10;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_11;  // saxpy_unroll.cl:8:28
     wire [31:0] w_12;  // saxpy_unroll.cl:8:28
     wire [31:0] w_13;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_14;  // saxpy_unroll.cl:8:28
-    wire [63:0] w_15;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_16;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_14;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_15;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_16;  // saxpy_unroll.cl:9:9
     wire [63:0] w_17;  // saxpy_unroll.cl:9:9
     wire [63:0] w_18;  // saxpy_unroll.cl:9:9
     wire [63:0] w_19;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_20;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_21;  // saxpy_unroll.cl:9:16
+    wire [31:0] w_20;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_21;  // saxpy_unroll.cl:9:24
     wire [63:0] w_22;  // saxpy_unroll.cl:9:24
-    wire [63:0] w_23;  // saxpy_unroll.cl:9:24
     reg         x_rd_issued;
     reg  [7:0]  x_rd_beat;
-    reg  [31:0] ld_24;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_25;
+    reg  [31:0] ld_23;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_24;
     reg         u4_fp_mul_issued;
     wire        u4_fp_mul_go;
     wire        u4_fp_mul_valid;
     wire [31:0] u4_fp_mul_a_in;
     wire [31:0] u4_fp_mul_b_in;
     wire [31:0] u4_fp_mul_result;
-    wire [31:0] fnan_26;
-    wire [32:0] fov_27;
-    reg  [31:0] r_28;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_29;  // saxpy_unroll.cl:9:9
+    wire [31:0] fnan_25;
+    wire [32:0] fov_26;
+    reg  [31:0] r_27;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_28;  // saxpy_unroll.cl:9:9
     reg         y_rd_issued;
     reg  [7:0]  y_rd_beat;
-    reg  [31:0] ld_30;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_31;
+    reg  [31:0] ld_29;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_30;
     reg         u5_fp_add_issued;
     wire        u5_fp_add_go;
     wire        u5_fp_add_valid;
@@ -122,60 +121,61 @@ module saxpy_datapath (
     wire [31:0] u5_fp_add_b_in;
     wire        u5_fp_add_sub_in;
     wire [31:0] u5_fp_add_result;
-    wire [31:0] fnan_32;
-    wire [32:0] fov_33;
-    reg  [31:0] r_34;  // saxpy_unroll.cl:9:16
+    wire [31:0] fnan_31;
+    wire [32:0] fov_32;
+    reg  [31:0] r_33;  // saxpy_unroll.cl:9:16
     reg         y_wr_issued;
     reg  [7:0]  y_wr_beat;
     reg  [98:0] p2_valid;  // saxpy_unroll.cl:8:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [31:0] pv_35;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_36;  // saxpy_unroll.cl:8:25
-    wire        pw_37;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_34;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_35;  // saxpy_unroll.cl:8:25
+    wire        pw_36;  // saxpy_unroll.cl:8:21
     reg         p2_go;
-    wire [63:0] w_38;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_39;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_40;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_41;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_37;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_38;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_39;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_40;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_41;  // saxpy_unroll.cl:9:9
     wire [63:0] pw_42;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_43;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_44;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_45;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_46;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_47;  // saxpy_unroll.cl:9:24
-    wire        go_48;
+    wire [31:0] w_43;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_44;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_45;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_46;  // saxpy_unroll.cl:9:24
+    wire        go_47;
     wire        p2u2_fp_mul_valid;
     wire [31:0] p2u2_fp_mul_result;
-    wire [31:0] fnan_49;
-    wire [32:0] fov_50;
+    wire [31:0] fnan_48;
+    wire [32:0] fov_49;
+    reg  [32:0] pd_50;
     reg  [32:0] pd_51;
     reg  [32:0] pd_52;
     reg  [32:0] pd_53;
-    reg  [32:0] pd_54;
-    wire [31:0] pw_55;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_56;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_60;  // saxpy_unroll.cl:9:31
-    wire        go_61;
+    wire [31:0] pw_54;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_55;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_59;  // saxpy_unroll.cl:9:31
+    wire        go_60;
     wire        p2u3_fp_add_valid;
     wire [31:0] p2u3_fp_add_result;
-    wire [31:0] fnan_62;
-    wire [32:0] fov_63;
+    wire [31:0] fnan_61;
+    wire [32:0] fov_62;
+    reg  [32:0] pd_63;
     reg  [32:0] pd_64;
     reg  [32:0] pd_65;
     reg  [32:0] pd_66;
     reg  [32:0] pd_67;
     reg  [32:0] pd_68;
-    reg  [32:0] pd_69;
-    wire [31:0] pw_70;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_124;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_125;  // saxpy_unroll.cl:8:28
-    wire [31:0] w_126;  // saxpy_unroll.cl:8:28
-    wire [31:0] pw_127;  // saxpy_unroll.cl:8:28
+    wire [31:0] pw_69;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_123;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_124;  // saxpy_unroll.cl:8:28
+    wire [31:0] w_125;  // saxpy_unroll.cl:8:28
+    wire [31:0] pw_126;  // saxpy_unroll.cl:8:28
+    reg  [31:0] pq_56;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_57;  // saxpy_unroll.cl:9:31
     reg  [31:0] pq_58;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_59;  // saxpy_unroll.cl:9:31
+    reg  [63:0] pq_70;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_71;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_72;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_73;  // saxpy_unroll.cl:9:9
@@ -228,232 +228,232 @@ module saxpy_datapath (
     reg  [63:0] pq_120;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_121;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_122;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_123;  // saxpy_unroll.cl:9:9
     reg  [6:0]  p2_drain;
     reg         p2_apart;
-    wire [31:0] w_128;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_129;  // saxpy_unroll.cl:8:25
-    wire        w_130;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_127;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_128;  // saxpy_unroll.cl:8:25
+    wire        w_129;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_130;  // saxpy_unroll.cl:8:21
     wire [31:0] w_131;  // saxpy_unroll.cl:8:21
     wire [31:0] w_132;  // saxpy_unroll.cl:8:21
-    wire        w_133;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_133;  // saxpy_unroll.cl:8:21
     wire        w_134;  // saxpy_unroll.cl:8:21
-    reg         q_135;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_136;  // saxpy_unroll.cl:8:5
+    wire        w_135;  // saxpy_unroll.cl:8:21
+    reg         q_136;  // saxpy_unroll.cl:8:21
     wire [31:0] w_137;  // saxpy_unroll.cl:8:5
     wire [31:0] w_138;  // saxpy_unroll.cl:8:5
-    wire [63:0] w_139;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_140;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_141;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_139;  // saxpy_unroll.cl:8:5
+    wire [63:0] w_140;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_141;  // saxpy_unroll.cl:9:11
     wire [63:0] w_142;  // saxpy_unroll.cl:9:9
     wire [63:0] w_143;  // saxpy_unroll.cl:9:9
     wire [63:0] w_144;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_145;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_146;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_145;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_146;  // saxpy_unroll.cl:9:16
     wire [63:0] w_147;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_148;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_149;
-    wire [31:0] fnan_150;
-    wire [32:0] fov_151;
-    reg  [31:0] r_152;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_153;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_154;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_155;
-    wire [31:0] fnan_156;
-    wire [32:0] fov_157;
-    reg  [31:0] r_158;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_159;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_148;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_149;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_150;
+    wire [31:0] fnan_151;
+    wire [32:0] fov_152;
+    reg  [31:0] r_153;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_154;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_155;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_156;
+    wire [31:0] fnan_157;
+    wire [32:0] fov_158;
+    reg  [31:0] r_159;  // saxpy_unroll.cl:9:16
     wire [31:0] w_160;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_161;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_161;  // saxpy_unroll.cl:9:11
     wire [63:0] w_162;  // saxpy_unroll.cl:9:9
     wire [63:0] w_163;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_164;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_165;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_166;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_167;
-    wire [31:0] fnan_168;
-    wire [32:0] fov_169;
-    reg  [31:0] r_170;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_171;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_172;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_173;
-    wire [31:0] fnan_174;
-    wire [32:0] fov_175;
-    reg  [31:0] r_176;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_177;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_164;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_165;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_166;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_167;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_168;
+    wire [31:0] fnan_169;
+    wire [32:0] fov_170;
+    reg  [31:0] r_171;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_172;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_173;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_174;
+    wire [31:0] fnan_175;
+    wire [32:0] fov_176;
+    reg  [31:0] r_177;  // saxpy_unroll.cl:9:16
     wire [31:0] w_178;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_179;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_179;  // saxpy_unroll.cl:9:11
     wire [63:0] w_180;  // saxpy_unroll.cl:9:9
     wire [63:0] w_181;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_182;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_183;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_184;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_185;
-    wire [31:0] fnan_186;
-    wire [32:0] fov_187;
-    reg  [31:0] r_188;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_189;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_190;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_191;
-    wire [31:0] fnan_192;
-    wire [32:0] fov_193;
-    reg  [31:0] r_194;  // saxpy_unroll.cl:9:16
-    wire [31:0] w_195;  // saxpy_unroll.cl:9:11
+    wire [63:0] w_182;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_183;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_184;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_185;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_186;
+    wire [31:0] fnan_187;
+    wire [32:0] fov_188;
+    reg  [31:0] r_189;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_190;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_191;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_192;
+    wire [31:0] fnan_193;
+    wire [32:0] fov_194;
+    reg  [31:0] r_195;  // saxpy_unroll.cl:9:16
     wire [31:0] w_196;  // saxpy_unroll.cl:9:11
-    wire [63:0] w_197;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_197;  // saxpy_unroll.cl:9:11
     wire [63:0] w_198;  // saxpy_unroll.cl:9:9
     wire [63:0] w_199;  // saxpy_unroll.cl:9:9
-    wire [63:0] w_200;  // saxpy_unroll.cl:9:24
-    reg  [63:0] q_201;  // saxpy_unroll.cl:9:24
-    reg  [31:0] ld_202;  // saxpy_unroll.cl:9:24
-    wire [31:0] v_203;
-    wire [31:0] fnan_204;
-    wire [32:0] fov_205;
-    reg  [31:0] r_206;  // saxpy_unroll.cl:9:16
-    reg  [63:0] q_207;  // saxpy_unroll.cl:9:9
-    reg  [31:0] ld_208;  // saxpy_unroll.cl:9:31
-    wire [31:0] v_209;
-    wire [31:0] fnan_210;
-    wire [32:0] fov_211;
-    reg  [31:0] r_212;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_200;  // saxpy_unroll.cl:9:9
+    wire [63:0] w_201;  // saxpy_unroll.cl:9:24
+    reg  [63:0] q_202;  // saxpy_unroll.cl:9:24
+    reg  [31:0] ld_203;  // saxpy_unroll.cl:9:24
+    wire [31:0] v_204;
+    wire [31:0] fnan_205;
+    wire [32:0] fov_206;
+    reg  [31:0] r_207;  // saxpy_unroll.cl:9:16
+    reg  [63:0] q_208;  // saxpy_unroll.cl:9:9
+    reg  [31:0] ld_209;  // saxpy_unroll.cl:9:31
+    wire [31:0] v_210;
+    wire [31:0] fnan_211;
+    wire [32:0] fov_212;
+    reg  [31:0] r_213;  // saxpy_unroll.cl:9:16
     reg  [25:0] p1_valid;  // saxpy_unroll.cl:8:5
     reg         p1_admit;
     reg  [1:0]  p1_slot;
     wire        p1_stall;
     wire        p1_en;
-    wire [31:0] pv_213;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_214;  // saxpy_unroll.cl:8:25
-    wire        pw_215;  // saxpy_unroll.cl:8:21
-    wire [31:0] pw_216;  // saxpy_unroll.cl:8:21
-    wire [31:0] w_217;  // saxpy_unroll.cl:8:21
-    wire        pw_218;  // saxpy_unroll.cl:8:21
-    wire        pw_219;  // saxpy_unroll.cl:8:21
+    wire [31:0] pv_214;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_215;  // saxpy_unroll.cl:8:25
+    wire        pw_216;  // saxpy_unroll.cl:8:21
+    wire [31:0] pw_217;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_218;  // saxpy_unroll.cl:8:21
+    wire [31:0] pw_219;  // saxpy_unroll.cl:8:21
+    wire [31:0] w_220;  // saxpy_unroll.cl:8:21
+    wire        pw_221;  // saxpy_unroll.cl:8:21
+    wire        pw_222;  // saxpy_unroll.cl:8:21
     reg         p1_go;
-    wire [63:0] w_220;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_221;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_222;  // saxpy_unroll.cl:9:9
     wire [63:0] w_223;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_224;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_224;  // saxpy_unroll.cl:9:11
     wire [63:0] pw_225;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_226;  // saxpy_unroll.cl:9:16
-    wire [63:0] w_227;  // saxpy_unroll.cl:9:24
-    wire [63:0] pw_228;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_229;  // saxpy_unroll.cl:9:24
+    wire [63:0] w_226;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_227;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_228;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_229;  // saxpy_unroll.cl:9:16
+    wire [63:0] w_230;  // saxpy_unroll.cl:9:24
+    wire [63:0] pw_231;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_232;  // saxpy_unroll.cl:9:24
     wire        p1u0_fp_mul_go;
     wire        p1u0_fp_mul_valid;
     wire [31:0] p1u0_fp_mul_a_in;
     wire [31:0] p1u0_fp_mul_b_in;
     wire [31:0] p1u0_fp_mul_result;
-    wire [31:0] fnan_230;
-    wire [32:0] fov_231;
-    reg  [32:0] pd_232;
-    reg  [32:0] pd_233;
-    reg  [32:0] pd_234;
+    wire [31:0] fnan_233;
+    wire [32:0] fov_234;
     reg  [32:0] pd_235;
-    wire [31:0] pw_236;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_237;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_238;  // saxpy_unroll.cl:9:31
+    reg  [32:0] pd_236;
+    reg  [32:0] pd_237;
+    reg  [32:0] pd_238;
+    wire [31:0] pw_239;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_240;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_241;  // saxpy_unroll.cl:9:31
     wire        p1u1_fp_add_go;
     wire        p1u1_fp_add_valid;
     wire [31:0] p1u1_fp_add_a_in;
     wire [31:0] p1u1_fp_add_b_in;
     wire        p1u1_fp_add_sub_in;
     wire [31:0] p1u1_fp_add_result;
-    wire [31:0] fnan_239;
-    wire [32:0] fov_240;
-    reg  [32:0] pd_241;
-    reg  [32:0] pd_242;
-    reg  [32:0] pd_243;
+    wire [31:0] fnan_242;
+    wire [32:0] fov_243;
     reg  [32:0] pd_244;
     reg  [32:0] pd_245;
     reg  [32:0] pd_246;
-    wire [31:0] pw_247;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_261;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_262;  // saxpy_unroll.cl:9:11
-    reg  [31:0] pq_263;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_264;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_265;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_266;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_267;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_268;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_269;  // saxpy_unroll.cl:9:24
-    wire [31:0] fnan_270;
-    wire [32:0] fov_271;
-    reg  [32:0] pd_272;
-    reg  [32:0] pd_273;
-    reg  [32:0] pd_274;
+    reg  [32:0] pd_247;
+    reg  [32:0] pd_248;
+    reg  [32:0] pd_249;
+    wire [31:0] pw_250;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_264;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_265;  // saxpy_unroll.cl:9:11
+    reg  [31:0] pq_266;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_267;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_268;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_269;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_270;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_271;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_272;  // saxpy_unroll.cl:9:24
+    wire [31:0] fnan_273;
+    wire [32:0] fov_274;
     reg  [32:0] pd_275;
-    wire [31:0] pw_276;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_277;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_278;  // saxpy_unroll.cl:9:31
-    wire [31:0] fnan_279;
-    wire [32:0] fov_280;
-    reg  [32:0] pd_281;
-    reg  [32:0] pd_282;
-    reg  [32:0] pd_283;
+    reg  [32:0] pd_276;
+    reg  [32:0] pd_277;
+    reg  [32:0] pd_278;
+    wire [31:0] pw_279;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_280;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_281;  // saxpy_unroll.cl:9:31
+    wire [31:0] fnan_282;
+    wire [32:0] fov_283;
     reg  [32:0] pd_284;
     reg  [32:0] pd_285;
     reg  [32:0] pd_286;
-    wire [31:0] pw_287;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_301;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_302;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_303;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_304;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_305;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_306;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_307;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_308;  // saxpy_unroll.cl:9:24
-    wire [31:0] fnan_309;
-    wire [32:0] fov_310;
-    reg  [32:0] pd_311;
-    reg  [32:0] pd_312;
-    reg  [32:0] pd_313;
+    reg  [32:0] pd_287;
+    reg  [32:0] pd_288;
+    reg  [32:0] pd_289;
+    wire [31:0] pw_290;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_304;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_305;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_306;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_307;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_308;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_309;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_310;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_311;  // saxpy_unroll.cl:9:24
+    wire [31:0] fnan_312;
+    wire [32:0] fov_313;
     reg  [32:0] pd_314;
-    wire [31:0] pw_315;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_316;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_317;  // saxpy_unroll.cl:9:31
-    wire [31:0] fnan_318;
-    wire [32:0] fov_319;
-    reg  [32:0] pd_320;
-    reg  [32:0] pd_321;
-    reg  [32:0] pd_322;
+    reg  [32:0] pd_315;
+    reg  [32:0] pd_316;
+    reg  [32:0] pd_317;
+    wire [31:0] pw_318;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_319;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_320;  // saxpy_unroll.cl:9:31
+    wire [31:0] fnan_321;
+    wire [32:0] fov_322;
     reg  [32:0] pd_323;
     reg  [32:0] pd_324;
     reg  [32:0] pd_325;
-    wire [31:0] pw_326;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_340;  // saxpy_unroll.cl:9:9
-    wire [31:0] w_341;  // saxpy_unroll.cl:9:11
-    wire [31:0] pw_342;  // saxpy_unroll.cl:9:11
-    wire [63:0] pw_343;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_344;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_345;  // saxpy_unroll.cl:9:9
-    wire [63:0] pw_346;  // saxpy_unroll.cl:9:24
-    wire [31:0] pld_347;  // saxpy_unroll.cl:9:24
-    wire [31:0] fnan_348;
-    wire [32:0] fov_349;
-    reg  [32:0] pd_350;
-    reg  [32:0] pd_351;
-    reg  [32:0] pd_352;
+    reg  [32:0] pd_326;
+    reg  [32:0] pd_327;
+    reg  [32:0] pd_328;
+    wire [31:0] pw_329;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_343;  // saxpy_unroll.cl:9:9
+    wire [31:0] w_344;  // saxpy_unroll.cl:9:11
+    wire [31:0] pw_345;  // saxpy_unroll.cl:9:11
+    wire [63:0] pw_346;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_347;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_348;  // saxpy_unroll.cl:9:9
+    wire [63:0] pw_349;  // saxpy_unroll.cl:9:24
+    wire [31:0] pld_350;  // saxpy_unroll.cl:9:24
+    wire [31:0] fnan_351;
+    wire [32:0] fov_352;
     reg  [32:0] pd_353;
-    wire [31:0] pw_354;  // saxpy_unroll.cl:9:16
-    wire [31:0] pld_355;  // saxpy_unroll.cl:9:31
-    reg  [31:0] pq_356;  // saxpy_unroll.cl:9:31
-    wire [31:0] fnan_357;
-    wire [32:0] fov_358;
-    reg  [32:0] pd_359;
-    reg  [32:0] pd_360;
-    reg  [32:0] pd_361;
+    reg  [32:0] pd_354;
+    reg  [32:0] pd_355;
+    reg  [32:0] pd_356;
+    wire [31:0] pw_357;  // saxpy_unroll.cl:9:16
+    wire [31:0] pld_358;  // saxpy_unroll.cl:9:31
+    reg  [31:0] pq_359;  // saxpy_unroll.cl:9:31
+    wire [31:0] fnan_360;
+    wire [32:0] fov_361;
     reg  [32:0] pd_362;
     reg  [32:0] pd_363;
     reg  [32:0] pd_364;
-    wire [31:0] pw_365;  // saxpy_unroll.cl:9:16
-    reg  [63:0] pq_379;  // saxpy_unroll.cl:9:9
-    wire [31:0] pv_380;  // saxpy_unroll.cl:8:5
-    wire [31:0] w_381;  // saxpy_unroll.cl:8:5
-    wire [31:0] pw_382;  // saxpy_unroll.cl:8:5
-    reg  [63:0] pq_248;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_249;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_250;  // saxpy_unroll.cl:9:9
+    reg  [32:0] pd_365;
+    reg  [32:0] pd_366;
+    reg  [32:0] pd_367;
+    wire [31:0] pw_368;  // saxpy_unroll.cl:9:16
+    reg  [63:0] pq_382;  // saxpy_unroll.cl:9:9
+    wire [31:0] pv_383;  // saxpy_unroll.cl:8:5
+    wire [31:0] w_384;  // saxpy_unroll.cl:8:5
+    wire [31:0] pw_385;  // saxpy_unroll.cl:8:5
     reg  [63:0] pq_251;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_252;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_253;  // saxpy_unroll.cl:9:9
@@ -464,9 +464,9 @@ module saxpy_datapath (
     reg  [63:0] pq_258;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_259;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_260;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_288;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_289;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_290;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_261;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_262;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_263;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_291;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_292;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_293;  // saxpy_unroll.cl:9:9
@@ -477,9 +477,9 @@ module saxpy_datapath (
     reg  [63:0] pq_298;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_299;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_300;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_327;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_328;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_329;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_301;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_302;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_303;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_330;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_331;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_332;  // saxpy_unroll.cl:9:9
@@ -490,9 +490,9 @@ module saxpy_datapath (
     reg  [63:0] pq_337;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_338;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_339;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_366;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_367;  // saxpy_unroll.cl:9:9
-    reg  [63:0] pq_368;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_340;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_341;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_342;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_369;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_370;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_371;  // saxpy_unroll.cl:9:9
@@ -503,34 +503,36 @@ module saxpy_datapath (
     reg  [63:0] pq_376;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_377;  // saxpy_unroll.cl:9:9
     reg  [63:0] pq_378;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_379;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_380;  // saxpy_unroll.cl:9:9
+    reg  [63:0] pq_381;  // saxpy_unroll.cl:9:9
     reg  [4:0]  p1_drain;
     reg         p1_apart;
-    wire [31:0] w_383;  // saxpy_unroll.cl:8:18
-    wire [63:0] w_384;  // saxpy_unroll.cl:5:6
+    wire [31:0] w_386;  // saxpy_unroll.cl:8:18
+    wire [63:0] w_387;  // saxpy_unroll.cl:5:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign w_1 = v1_lid_x;
     assign w_2 = w_1[7:0];
-    assign w_3 = 8'h01;
-    assign w_4 = (w_2 < w_3);
-    assign w_6 = v1_lid_x;
-    assign w_7 = 64'h0000000000000001;
-    assign w_8 = v0_i;
-    assign w_9 = arg_n;
-    assign w_10 = ((w_8 ^ 32'h80000000) < (w_9 ^ 32'h80000000));
-    assign w_12 = v0_i;
-    assign w_13 = 32'h00000001;
-    assign w_14 = (w_12 + w_13);
-    assign w_15 = {32'h00000000, y_base};
-    assign w_16 = v0_i;
-    assign w_17 = {{32{w_16[31]}}, w_16[31:0]};
-    assign w_18 = 64'h0000000000000004;
-    assign w_19 = $unsigned($signed(w_17) * $signed(w_18));
-    assign w_20 = (w_15 + w_19);
-    assign w_21 = arg_alpha;
-    assign w_22 = {32'h00000000, x_base};
-    assign w_23 = (w_22 + w_19);
-    assign v_25 = ld_24[31:0];
+    assign w_3 = 8'h00;
+    assign w_4 = (w_2 == w_3);
+    assign w_6 = 64'h0000000000000001;
+    assign w_7 = v0_i;
+    assign w_8 = arg_n;
+    assign w_9 = ((w_7 ^ 32'h80000000) < (w_8 ^ 32'h80000000));
+    assign w_11 = v0_i;
+    assign w_12 = 32'h00000001;
+    assign w_13 = (w_11 + w_12);
+    assign w_14 = {32'h00000000, y_base};
+    assign w_15 = v0_i;
+    assign w_16 = {{32{w_15[31]}}, w_15[31:0]};
+    assign w_17 = 64'h0000000000000004;
+    assign w_18 = $unsigned($signed(w_16) * $signed(w_17));
+    assign w_19 = (w_14 + w_18);
+    assign w_20 = arg_alpha;
+    assign w_21 = {32'h00000000, x_base};
+    assign w_22 = (w_21 + w_18);
+    assign v_24 = ld_23[31:0];
 
     ohls_fp_mul u4_fp_mul (
         .clk(clk),
@@ -542,9 +544,9 @@ module saxpy_datapath (
         .out_valid(u4_fp_mul_valid),
         .result(u4_fp_mul_result)
     );
-    assign fnan_26 = u4_fp_mul_result;
-    assign fov_27 = {((((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) || ((&v_25[30:23]) && (!(v_25[22:0] == 23'h000000)))) || ((((&w_21[30:23]) && (w_21[22:0] == 23'h000000)) && (v_25[30:0] == 31'h00000000)) || ((w_21[30:0] == 31'h00000000) && ((&v_25[30:23]) && (v_25[22:0] == 23'h000000))))), (((&w_21[30:23]) && (!(w_21[22:0] == 23'h000000))) ? (w_21 | 32'h00400000) : (((&v_25[30:23]) && (!(v_25[22:0] == 23'h000000))) ? (v_25 | 32'h00400000) : (((((&w_21[30:23]) && (w_21[22:0] == 23'h000000)) && (v_25[30:0] == 31'h00000000)) || ((w_21[30:0] == 31'h00000000) && ((&v_25[30:23]) && (v_25[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign v_31 = ld_30[31:0];
+    assign fnan_25 = u4_fp_mul_result;
+    assign fov_26 = {((((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) || ((&v_24[30:23]) && (!(v_24[22:0] == 23'h000000)))) || ((((&w_20[30:23]) && (w_20[22:0] == 23'h000000)) && (v_24[30:0] == 31'h00000000)) || ((w_20[30:0] == 31'h00000000) && ((&v_24[30:23]) && (v_24[22:0] == 23'h000000))))), (((&w_20[30:23]) && (!(w_20[22:0] == 23'h000000))) ? (w_20 | 32'h00400000) : (((&v_24[30:23]) && (!(v_24[22:0] == 23'h000000))) ? (v_24 | 32'h00400000) : (((((&w_20[30:23]) && (w_20[22:0] == 23'h000000)) && (v_24[30:0] == 31'h00000000)) || ((w_20[30:0] == 31'h00000000) && ((&v_24[30:23]) && (v_24[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign v_30 = ld_29[31:0];
 
     ohls_fp_add u5_fp_add (
         .clk(clk),
@@ -557,141 +559,145 @@ module saxpy_datapath (
         .out_valid(u5_fp_add_valid),
         .result(u5_fp_add_result)
     );
-    assign fnan_32 = u5_fp_add_result;
-    assign fov_33 = {((((&r_28[30:23]) && (!(r_28[22:0] == 23'h000000))) || ((&v_31[30:23]) && (!(v_31[22:0] == 23'h000000)))) || ((((&r_28[30:23]) && (r_28[22:0] == 23'h000000)) && ((&v_31[30:23]) && (v_31[22:0] == 23'h000000))) && (!(r_28[31] == v_31[31])))), (((&r_28[30:23]) && (!(r_28[22:0] == 23'h000000))) ? (r_28 | 32'h00400000) : (((&v_31[30:23]) && (!(v_31[22:0] == 23'h000000))) ? (v_31 | 32'h00400000) : (((((&r_28[30:23]) && (r_28[22:0] == 23'h000000)) && ((&v_31[30:23]) && (v_31[22:0] == 23'h000000))) && (!(r_28[31] == v_31[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign fnan_31 = u5_fp_add_result;
+    assign fov_32 = {((((&r_27[30:23]) && (!(r_27[22:0] == 23'h000000))) || ((&v_30[30:23]) && (!(v_30[22:0] == 23'h000000)))) || ((((&r_27[30:23]) && (r_27[22:0] == 23'h000000)) && ((&v_30[30:23]) && (v_30[22:0] == 23'h000000))) && (!(r_27[31] == v_30[31])))), (((&r_27[30:23]) && (!(r_27[22:0] == 23'h000000))) ? (r_27 | 32'h00400000) : (((&v_30[30:23]) && (!(v_30[22:0] == 23'h000000))) ? (v_30 | 32'h00400000) : (((((&r_27[30:23]) && (r_27[22:0] == 23'h000000)) && ((&v_30[30:23]) && (v_30[22:0] == 23'h000000))) && (!(r_27[31] == v_30[31]))) ? 32'hffc00000 : 32'hffc00000)))};
     assign p2_en = (!p2_stall);
-    assign pv_35 = v0_i;
-    assign w_36 = arg_n;
-    assign pw_37 = ((pv_35 ^ 32'h80000000) < (w_36 ^ 32'h80000000));
-    assign w_38 = {32'h00000000, y_base};
-    assign pv_39 = v0_i;
-    assign pw_40 = {{32{pv_39[31]}}, pv_39[31:0]};
-    assign w_41 = 64'h0000000000000004;
-    assign pw_42 = $unsigned($signed(pw_40) * $signed(w_41));
-    assign pw_43 = (w_38 + pw_42);
-    assign w_44 = arg_alpha;
-    assign w_45 = {32'h00000000, x_base};
-    assign pw_46 = (w_45 + pw_42);
-    assign pld_47 = x_ld_resp_data;
-    assign go_48 = 1'h1;
+    assign pv_34 = v0_i;
+    assign w_35 = arg_n;
+    assign pw_36 = ((pv_34 ^ 32'h80000000) < (w_35 ^ 32'h80000000));
+    assign w_37 = {32'h00000000, y_base};
+    assign pv_38 = v0_i;
+    assign pw_39 = {{32{pv_38[31]}}, pv_38[31:0]};
+    assign w_40 = 64'h0000000000000004;
+    assign pw_41 = $unsigned($signed(pw_39) * $signed(w_40));
+    assign pw_42 = (w_37 + pw_41);
+    assign w_43 = arg_alpha;
+    assign w_44 = {32'h00000000, x_base};
+    assign pw_45 = (w_44 + pw_41);
+    assign pld_46 = x_ld_resp_data;
+    assign go_47 = 1'h1;
 
     ohls_fp_mul p2u2_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_48),
-        .a(w_44),
-        .b(pld_47),
+        .in_valid(go_47),
+        .a(w_43),
+        .b(pld_46),
         .out_valid(p2u2_fp_mul_valid),
         .result(p2u2_fp_mul_result)
     );
-    assign fnan_49 = p2u2_fp_mul_result;
-    assign fov_50 = {((((&w_44[30:23]) && (!(w_44[22:0] == 23'h000000))) || ((&pld_47[30:23]) && (!(pld_47[22:0] == 23'h000000)))) || ((((&w_44[30:23]) && (w_44[22:0] == 23'h000000)) && (pld_47[30:0] == 31'h00000000)) || ((w_44[30:0] == 31'h00000000) && ((&pld_47[30:23]) && (pld_47[22:0] == 23'h000000))))), (((&w_44[30:23]) && (!(w_44[22:0] == 23'h000000))) ? (w_44 | 32'h00400000) : (((&pld_47[30:23]) && (!(pld_47[22:0] == 23'h000000))) ? (pld_47 | 32'h00400000) : (((((&w_44[30:23]) && (w_44[22:0] == 23'h000000)) && (pld_47[30:0] == 31'h00000000)) || ((w_44[30:0] == 31'h00000000) && ((&pld_47[30:23]) && (pld_47[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_55 = (pd_54[32] ? pd_54[31:0] : fnan_49);
-    assign pld_56 = y_ld_resp_data;
-    assign go_61 = 1'h1;
+    assign fnan_48 = p2u2_fp_mul_result;
+    assign fov_49 = {((((&w_43[30:23]) && (!(w_43[22:0] == 23'h000000))) || ((&pld_46[30:23]) && (!(pld_46[22:0] == 23'h000000)))) || ((((&w_43[30:23]) && (w_43[22:0] == 23'h000000)) && (pld_46[30:0] == 31'h00000000)) || ((w_43[30:0] == 31'h00000000) && ((&pld_46[30:23]) && (pld_46[22:0] == 23'h000000))))), (((&w_43[30:23]) && (!(w_43[22:0] == 23'h000000))) ? (w_43 | 32'h00400000) : (((&pld_46[30:23]) && (!(pld_46[22:0] == 23'h000000))) ? (pld_46 | 32'h00400000) : (((((&w_43[30:23]) && (w_43[22:0] == 23'h000000)) && (pld_46[30:0] == 31'h00000000)) || ((w_43[30:0] == 31'h00000000) && ((&pld_46[30:23]) && (pld_46[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_54 = (pd_53[32] ? pd_53[31:0] : fnan_48);
+    assign pld_55 = y_ld_resp_data;
+    assign go_60 = 1'h1;
 
     ohls_fp_add p2u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p2_en),
-        .in_valid(go_61),
-        .a(pw_55),
-        .b(pq_60),
+        .in_valid(go_60),
+        .a(pw_54),
+        .b(pq_59),
         .sub(1'h0),
         .out_valid(p2u3_fp_add_valid),
         .result(p2u3_fp_add_result)
     );
-    assign fnan_62 = p2u3_fp_add_result;
-    assign fov_63 = {((((&pw_55[30:23]) && (!(pw_55[22:0] == 23'h000000))) || ((&pq_60[30:23]) && (!(pq_60[22:0] == 23'h000000)))) || ((((&pw_55[30:23]) && (pw_55[22:0] == 23'h000000)) && ((&pq_60[30:23]) && (pq_60[22:0] == 23'h000000))) && (!(pw_55[31] == pq_60[31])))), (((&pw_55[30:23]) && (!(pw_55[22:0] == 23'h000000))) ? (pw_55 | 32'h00400000) : (((&pq_60[30:23]) && (!(pq_60[22:0] == 23'h000000))) ? (pq_60 | 32'h00400000) : (((((&pw_55[30:23]) && (pw_55[22:0] == 23'h000000)) && ((&pq_60[30:23]) && (pq_60[22:0] == 23'h000000))) && (!(pw_55[31] == pq_60[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_70 = (pd_69[32] ? pd_69[31:0] : fnan_62);
-    assign pv_125 = v0_i;
-    assign w_126 = 32'h00000001;
-    assign pw_127 = (pv_125 + w_126);
-    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_37) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_37) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
+    assign fnan_61 = p2u3_fp_add_result;
+    assign fov_62 = {((((&pw_54[30:23]) && (!(pw_54[22:0] == 23'h000000))) || ((&pq_59[30:23]) && (!(pq_59[22:0] == 23'h000000)))) || ((((&pw_54[30:23]) && (pw_54[22:0] == 23'h000000)) && ((&pq_59[30:23]) && (pq_59[22:0] == 23'h000000))) && (!(pw_54[31] == pq_59[31])))), (((&pw_54[30:23]) && (!(pw_54[22:0] == 23'h000000))) ? (pw_54 | 32'h00400000) : (((&pq_59[30:23]) && (!(pq_59[22:0] == 23'h000000))) ? (pq_59 | 32'h00400000) : (((((&pw_54[30:23]) && (pw_54[22:0] == 23'h000000)) && ((&pq_59[30:23]) && (pq_59[22:0] == 23'h000000))) && (!(pw_54[31] == pq_59[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_69 = (pd_68[32] ? pd_68[31:0] : fnan_61);
+    assign pv_124 = v0_i;
+    assign w_125 = 32'h00000001;
+    assign pw_126 = (pv_124 + w_125);
+    assign p2_stall = (((((((p2_valid[0] && 1'h1) && pw_36) && (!x_ld_req_ready)) || ((p2_valid[44] && 1'h1) && (!x_ld_resp_valid))) || (((p2_valid[0] && 1'h1) && pw_36) && (!y_ld_req_ready))) || ((p2_valid[44] && 1'h1) && (!y_ld_resp_valid))) || ((p2_valid[54] && 1'h1) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p2_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_128 = v0_i;
-    assign w_129 = arg_n;
-    assign w_130 = ((w_128 ^ 32'h80000000) < (w_129 ^ 32'h80000000));
-    assign w_131 = (w_129 - w_128);
-    assign w_132 = 32'h00000003;
-    assign w_133 = (w_131 > w_132);
-    assign w_134 = (w_130 & w_133);
-    assign w_136 = v0_i;
-    assign w_137 = 32'h00000004;
-    assign w_138 = (w_136 + w_137);
-    assign w_139 = {32'h00000000, y_base};
-    assign w_140 = v0_i;
-    assign w_141 = {{32{w_140[31]}}, w_140[31:0]};
-    assign w_142 = 64'h0000000000000004;
-    assign w_143 = $unsigned($signed(w_141) * $signed(w_142));
-    assign w_144 = (w_139 + w_143);
-    assign w_145 = arg_alpha;
-    assign w_146 = {32'h00000000, x_base};
-    assign w_147 = (w_146 + w_143);
-    assign v_149 = ld_148[31:0];
-    assign fnan_150 = u4_fp_mul_result;
-    assign fov_151 = {((((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) || ((&v_149[30:23]) && (!(v_149[22:0] == 23'h000000)))) || ((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_149[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_149[30:23]) && (v_149[22:0] == 23'h000000))))), (((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) ? (w_145 | 32'h00400000) : (((&v_149[30:23]) && (!(v_149[22:0] == 23'h000000))) ? (v_149 | 32'h00400000) : (((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_149[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_149[30:23]) && (v_149[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign v_155 = ld_154[31:0];
-    assign fnan_156 = u5_fp_add_result;
-    assign fov_157 = {((((&r_152[30:23]) && (!(r_152[22:0] == 23'h000000))) || ((&v_155[30:23]) && (!(v_155[22:0] == 23'h000000)))) || ((((&r_152[30:23]) && (r_152[22:0] == 23'h000000)) && ((&v_155[30:23]) && (v_155[22:0] == 23'h000000))) && (!(r_152[31] == v_155[31])))), (((&r_152[30:23]) && (!(r_152[22:0] == 23'h000000))) ? (r_152 | 32'h00400000) : (((&v_155[30:23]) && (!(v_155[22:0] == 23'h000000))) ? (v_155 | 32'h00400000) : (((((&r_152[30:23]) && (r_152[22:0] == 23'h000000)) && ((&v_155[30:23]) && (v_155[22:0] == 23'h000000))) && (!(r_152[31] == v_155[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_159 = 32'h00000001;
-    assign w_160 = (w_140 + w_159);
-    assign w_161 = {{32{w_160[31]}}, w_160[31:0]};
-    assign w_162 = $unsigned($signed(w_161) * $signed(w_142));
-    assign w_163 = (w_139 + w_162);
-    assign w_164 = (w_146 + w_162);
-    assign v_167 = ld_166[31:0];
-    assign fnan_168 = u4_fp_mul_result;
-    assign fov_169 = {((((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) || ((&v_167[30:23]) && (!(v_167[22:0] == 23'h000000)))) || ((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_167[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_167[30:23]) && (v_167[22:0] == 23'h000000))))), (((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) ? (w_145 | 32'h00400000) : (((&v_167[30:23]) && (!(v_167[22:0] == 23'h000000))) ? (v_167 | 32'h00400000) : (((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_167[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_167[30:23]) && (v_167[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign v_173 = ld_172[31:0];
-    assign fnan_174 = u5_fp_add_result;
-    assign fov_175 = {((((&r_170[30:23]) && (!(r_170[22:0] == 23'h000000))) || ((&v_173[30:23]) && (!(v_173[22:0] == 23'h000000)))) || ((((&r_170[30:23]) && (r_170[22:0] == 23'h000000)) && ((&v_173[30:23]) && (v_173[22:0] == 23'h000000))) && (!(r_170[31] == v_173[31])))), (((&r_170[30:23]) && (!(r_170[22:0] == 23'h000000))) ? (r_170 | 32'h00400000) : (((&v_173[30:23]) && (!(v_173[22:0] == 23'h000000))) ? (v_173 | 32'h00400000) : (((((&r_170[30:23]) && (r_170[22:0] == 23'h000000)) && ((&v_173[30:23]) && (v_173[22:0] == 23'h000000))) && (!(r_170[31] == v_173[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_177 = 32'h00000002;
-    assign w_178 = (w_140 + w_177);
-    assign w_179 = {{32{w_178[31]}}, w_178[31:0]};
-    assign w_180 = $unsigned($signed(w_179) * $signed(w_142));
-    assign w_181 = (w_139 + w_180);
-    assign w_182 = (w_146 + w_180);
-    assign v_185 = ld_184[31:0];
-    assign fnan_186 = u4_fp_mul_result;
-    assign fov_187 = {((((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) || ((&v_185[30:23]) && (!(v_185[22:0] == 23'h000000)))) || ((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_185[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_185[30:23]) && (v_185[22:0] == 23'h000000))))), (((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) ? (w_145 | 32'h00400000) : (((&v_185[30:23]) && (!(v_185[22:0] == 23'h000000))) ? (v_185 | 32'h00400000) : (((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_185[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_185[30:23]) && (v_185[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign v_191 = ld_190[31:0];
-    assign fnan_192 = u5_fp_add_result;
-    assign fov_193 = {((((&r_188[30:23]) && (!(r_188[22:0] == 23'h000000))) || ((&v_191[30:23]) && (!(v_191[22:0] == 23'h000000)))) || ((((&r_188[30:23]) && (r_188[22:0] == 23'h000000)) && ((&v_191[30:23]) && (v_191[22:0] == 23'h000000))) && (!(r_188[31] == v_191[31])))), (((&r_188[30:23]) && (!(r_188[22:0] == 23'h000000))) ? (r_188 | 32'h00400000) : (((&v_191[30:23]) && (!(v_191[22:0] == 23'h000000))) ? (v_191 | 32'h00400000) : (((((&r_188[30:23]) && (r_188[22:0] == 23'h000000)) && ((&v_191[30:23]) && (v_191[22:0] == 23'h000000))) && (!(r_188[31] == v_191[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign w_195 = 32'h00000003;
-    assign w_196 = (w_140 + w_195);
-    assign w_197 = {{32{w_196[31]}}, w_196[31:0]};
-    assign w_198 = $unsigned($signed(w_197) * $signed(w_142));
-    assign w_199 = (w_139 + w_198);
-    assign w_200 = (w_146 + w_198);
-    assign v_203 = ld_202[31:0];
-    assign fnan_204 = u4_fp_mul_result;
-    assign fov_205 = {((((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) || ((&v_203[30:23]) && (!(v_203[22:0] == 23'h000000)))) || ((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_203[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_203[30:23]) && (v_203[22:0] == 23'h000000))))), (((&w_145[30:23]) && (!(w_145[22:0] == 23'h000000))) ? (w_145 | 32'h00400000) : (((&v_203[30:23]) && (!(v_203[22:0] == 23'h000000))) ? (v_203 | 32'h00400000) : (((((&w_145[30:23]) && (w_145[22:0] == 23'h000000)) && (v_203[30:0] == 31'h00000000)) || ((w_145[30:0] == 31'h00000000) && ((&v_203[30:23]) && (v_203[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign v_209 = ld_208[31:0];
-    assign fnan_210 = u5_fp_add_result;
-    assign fov_211 = {((((&r_206[30:23]) && (!(r_206[22:0] == 23'h000000))) || ((&v_209[30:23]) && (!(v_209[22:0] == 23'h000000)))) || ((((&r_206[30:23]) && (r_206[22:0] == 23'h000000)) && ((&v_209[30:23]) && (v_209[22:0] == 23'h000000))) && (!(r_206[31] == v_209[31])))), (((&r_206[30:23]) && (!(r_206[22:0] == 23'h000000))) ? (r_206 | 32'h00400000) : (((&v_209[30:23]) && (!(v_209[22:0] == 23'h000000))) ? (v_209 | 32'h00400000) : (((((&r_206[30:23]) && (r_206[22:0] == 23'h000000)) && ((&v_209[30:23]) && (v_209[22:0] == 23'h000000))) && (!(r_206[31] == v_209[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_127 = v0_i;
+    assign w_128 = arg_n;
+    assign w_129 = ((w_127 ^ 32'h80000000) < (w_128 ^ 32'h80000000));
+    assign w_130 = (w_128 - w_127);
+    assign w_131 = 32'h00000002;
+    assign w_132 = (w_130 >> w_131);
+    assign w_133 = 32'h00000000;
+    assign w_134 = (w_132 != w_133);
+    assign w_135 = (w_129 & w_134);
+    assign w_137 = v0_i;
+    assign w_138 = 32'h00000004;
+    assign w_139 = (w_137 + w_138);
+    assign w_140 = {32'h00000000, y_base};
+    assign w_141 = v0_i;
+    assign w_142 = {{32{w_141[31]}}, w_141[31:0]};
+    assign w_143 = 64'h0000000000000004;
+    assign w_144 = $unsigned($signed(w_142) * $signed(w_143));
+    assign w_145 = (w_140 + w_144);
+    assign w_146 = arg_alpha;
+    assign w_147 = {32'h00000000, x_base};
+    assign w_148 = (w_147 + w_144);
+    assign v_150 = ld_149[31:0];
+    assign fnan_151 = u4_fp_mul_result;
+    assign fov_152 = {((((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) || ((&v_150[30:23]) && (!(v_150[22:0] == 23'h000000)))) || ((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_150[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_150[30:23]) && (v_150[22:0] == 23'h000000))))), (((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) ? (w_146 | 32'h00400000) : (((&v_150[30:23]) && (!(v_150[22:0] == 23'h000000))) ? (v_150 | 32'h00400000) : (((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_150[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_150[30:23]) && (v_150[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign v_156 = ld_155[31:0];
+    assign fnan_157 = u5_fp_add_result;
+    assign fov_158 = {((((&r_153[30:23]) && (!(r_153[22:0] == 23'h000000))) || ((&v_156[30:23]) && (!(v_156[22:0] == 23'h000000)))) || ((((&r_153[30:23]) && (r_153[22:0] == 23'h000000)) && ((&v_156[30:23]) && (v_156[22:0] == 23'h000000))) && (!(r_153[31] == v_156[31])))), (((&r_153[30:23]) && (!(r_153[22:0] == 23'h000000))) ? (r_153 | 32'h00400000) : (((&v_156[30:23]) && (!(v_156[22:0] == 23'h000000))) ? (v_156 | 32'h00400000) : (((((&r_153[30:23]) && (r_153[22:0] == 23'h000000)) && ((&v_156[30:23]) && (v_156[22:0] == 23'h000000))) && (!(r_153[31] == v_156[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_160 = 32'h00000001;
+    assign w_161 = (w_141 + w_160);
+    assign w_162 = {{32{w_161[31]}}, w_161[31:0]};
+    assign w_163 = $unsigned($signed(w_162) * $signed(w_143));
+    assign w_164 = (w_140 + w_163);
+    assign w_165 = (w_147 + w_163);
+    assign v_168 = ld_167[31:0];
+    assign fnan_169 = u4_fp_mul_result;
+    assign fov_170 = {((((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) || ((&v_168[30:23]) && (!(v_168[22:0] == 23'h000000)))) || ((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_168[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_168[30:23]) && (v_168[22:0] == 23'h000000))))), (((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) ? (w_146 | 32'h00400000) : (((&v_168[30:23]) && (!(v_168[22:0] == 23'h000000))) ? (v_168 | 32'h00400000) : (((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_168[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_168[30:23]) && (v_168[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign v_174 = ld_173[31:0];
+    assign fnan_175 = u5_fp_add_result;
+    assign fov_176 = {((((&r_171[30:23]) && (!(r_171[22:0] == 23'h000000))) || ((&v_174[30:23]) && (!(v_174[22:0] == 23'h000000)))) || ((((&r_171[30:23]) && (r_171[22:0] == 23'h000000)) && ((&v_174[30:23]) && (v_174[22:0] == 23'h000000))) && (!(r_171[31] == v_174[31])))), (((&r_171[30:23]) && (!(r_171[22:0] == 23'h000000))) ? (r_171 | 32'h00400000) : (((&v_174[30:23]) && (!(v_174[22:0] == 23'h000000))) ? (v_174 | 32'h00400000) : (((((&r_171[30:23]) && (r_171[22:0] == 23'h000000)) && ((&v_174[30:23]) && (v_174[22:0] == 23'h000000))) && (!(r_171[31] == v_174[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_178 = 32'h00000002;
+    assign w_179 = (w_141 + w_178);
+    assign w_180 = {{32{w_179[31]}}, w_179[31:0]};
+    assign w_181 = $unsigned($signed(w_180) * $signed(w_143));
+    assign w_182 = (w_140 + w_181);
+    assign w_183 = (w_147 + w_181);
+    assign v_186 = ld_185[31:0];
+    assign fnan_187 = u4_fp_mul_result;
+    assign fov_188 = {((((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) || ((&v_186[30:23]) && (!(v_186[22:0] == 23'h000000)))) || ((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_186[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_186[30:23]) && (v_186[22:0] == 23'h000000))))), (((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) ? (w_146 | 32'h00400000) : (((&v_186[30:23]) && (!(v_186[22:0] == 23'h000000))) ? (v_186 | 32'h00400000) : (((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_186[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_186[30:23]) && (v_186[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign v_192 = ld_191[31:0];
+    assign fnan_193 = u5_fp_add_result;
+    assign fov_194 = {((((&r_189[30:23]) && (!(r_189[22:0] == 23'h000000))) || ((&v_192[30:23]) && (!(v_192[22:0] == 23'h000000)))) || ((((&r_189[30:23]) && (r_189[22:0] == 23'h000000)) && ((&v_192[30:23]) && (v_192[22:0] == 23'h000000))) && (!(r_189[31] == v_192[31])))), (((&r_189[30:23]) && (!(r_189[22:0] == 23'h000000))) ? (r_189 | 32'h00400000) : (((&v_192[30:23]) && (!(v_192[22:0] == 23'h000000))) ? (v_192 | 32'h00400000) : (((((&r_189[30:23]) && (r_189[22:0] == 23'h000000)) && ((&v_192[30:23]) && (v_192[22:0] == 23'h000000))) && (!(r_189[31] == v_192[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign w_196 = 32'h00000003;
+    assign w_197 = (w_141 + w_196);
+    assign w_198 = {{32{w_197[31]}}, w_197[31:0]};
+    assign w_199 = $unsigned($signed(w_198) * $signed(w_143));
+    assign w_200 = (w_140 + w_199);
+    assign w_201 = (w_147 + w_199);
+    assign v_204 = ld_203[31:0];
+    assign fnan_205 = u4_fp_mul_result;
+    assign fov_206 = {((((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) || ((&v_204[30:23]) && (!(v_204[22:0] == 23'h000000)))) || ((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_204[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_204[30:23]) && (v_204[22:0] == 23'h000000))))), (((&w_146[30:23]) && (!(w_146[22:0] == 23'h000000))) ? (w_146 | 32'h00400000) : (((&v_204[30:23]) && (!(v_204[22:0] == 23'h000000))) ? (v_204 | 32'h00400000) : (((((&w_146[30:23]) && (w_146[22:0] == 23'h000000)) && (v_204[30:0] == 31'h00000000)) || ((w_146[30:0] == 31'h00000000) && ((&v_204[30:23]) && (v_204[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign v_210 = ld_209[31:0];
+    assign fnan_211 = u5_fp_add_result;
+    assign fov_212 = {((((&r_207[30:23]) && (!(r_207[22:0] == 23'h000000))) || ((&v_210[30:23]) && (!(v_210[22:0] == 23'h000000)))) || ((((&r_207[30:23]) && (r_207[22:0] == 23'h000000)) && ((&v_210[30:23]) && (v_210[22:0] == 23'h000000))) && (!(r_207[31] == v_210[31])))), (((&r_207[30:23]) && (!(r_207[22:0] == 23'h000000))) ? (r_207 | 32'h00400000) : (((&v_210[30:23]) && (!(v_210[22:0] == 23'h000000))) ? (v_210 | 32'h00400000) : (((((&r_207[30:23]) && (r_207[22:0] == 23'h000000)) && ((&v_210[30:23]) && (v_210[22:0] == 23'h000000))) && (!(r_207[31] == v_210[31]))) ? 32'hffc00000 : 32'hffc00000)))};
     assign p1_en = (!p1_stall);
-    assign pv_213 = v0_i;
-    assign w_214 = arg_n;
-    assign pw_215 = ((pv_213 ^ 32'h80000000) < (w_214 ^ 32'h80000000));
-    assign pw_216 = (w_214 - pv_213);
-    assign w_217 = 32'h00000003;
-    assign pw_218 = (pw_216 > w_217);
-    assign pw_219 = (pw_215 & pw_218);
-    assign w_220 = {32'h00000000, y_base};
-    assign pv_221 = v0_i;
-    assign pw_222 = {{32{pv_221[31]}}, pv_221[31:0]};
-    assign w_223 = 64'h0000000000000004;
-    assign pw_224 = $unsigned($signed(pw_222) * $signed(w_223));
-    assign pw_225 = (w_220 + pw_224);
-    assign w_226 = arg_alpha;
-    assign w_227 = {32'h00000000, x_base};
-    assign pw_228 = (w_227 + pw_224);
-    assign pld_229 = x_ld_resp_data;
+    assign pv_214 = v0_i;
+    assign w_215 = arg_n;
+    assign pw_216 = ((pv_214 ^ 32'h80000000) < (w_215 ^ 32'h80000000));
+    assign pw_217 = (w_215 - pv_214);
+    assign w_218 = 32'h00000002;
+    assign pw_219 = (pw_217 >> w_218);
+    assign w_220 = 32'h00000000;
+    assign pw_221 = (pw_219 != w_220);
+    assign pw_222 = (pw_216 & pw_221);
+    assign w_223 = {32'h00000000, y_base};
+    assign pv_224 = v0_i;
+    assign pw_225 = {{32{pv_224[31]}}, pv_224[31:0]};
+    assign w_226 = 64'h0000000000000004;
+    assign pw_227 = $unsigned($signed(pw_225) * $signed(w_226));
+    assign pw_228 = (w_223 + pw_227);
+    assign w_229 = arg_alpha;
+    assign w_230 = {32'h00000000, x_base};
+    assign pw_231 = (w_230 + pw_227);
+    assign pld_232 = x_ld_resp_data;
 
     ohls_fp_mul p1u0_fp_mul (
         .clk(clk),
@@ -703,10 +709,10 @@ module saxpy_datapath (
         .out_valid(p1u0_fp_mul_valid),
         .result(p1u0_fp_mul_result)
     );
-    assign fnan_230 = p1u0_fp_mul_result;
-    assign fov_231 = {((((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) || ((&pld_229[30:23]) && (!(pld_229[22:0] == 23'h000000)))) || ((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_229[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_229[30:23]) && (pld_229[22:0] == 23'h000000))))), (((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) ? (w_226 | 32'h00400000) : (((&pld_229[30:23]) && (!(pld_229[22:0] == 23'h000000))) ? (pld_229 | 32'h00400000) : (((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_229[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_229[30:23]) && (pld_229[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_236 = (pd_235[32] ? pd_235[31:0] : fnan_230);
-    assign pld_237 = y_ld_resp_data;
+    assign fnan_233 = p1u0_fp_mul_result;
+    assign fov_234 = {((((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) || ((&pld_232[30:23]) && (!(pld_232[22:0] == 23'h000000)))) || ((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_232[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_232[30:23]) && (pld_232[22:0] == 23'h000000))))), (((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) ? (w_229 | 32'h00400000) : (((&pld_232[30:23]) && (!(pld_232[22:0] == 23'h000000))) ? (pld_232 | 32'h00400000) : (((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_232[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_232[30:23]) && (pld_232[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_239 = (pd_238[32] ? pd_238[31:0] : fnan_233);
+    assign pld_240 = y_ld_resp_data;
 
     ohls_fp_add p1u1_fp_add (
         .clk(clk),
@@ -719,61 +725,61 @@ module saxpy_datapath (
         .out_valid(p1u1_fp_add_valid),
         .result(p1u1_fp_add_result)
     );
-    assign fnan_239 = p1u1_fp_add_result;
-    assign fov_240 = {((((&pw_236[30:23]) && (!(pw_236[22:0] == 23'h000000))) || ((&pq_238[30:23]) && (!(pq_238[22:0] == 23'h000000)))) || ((((&pw_236[30:23]) && (pw_236[22:0] == 23'h000000)) && ((&pq_238[30:23]) && (pq_238[22:0] == 23'h000000))) && (!(pw_236[31] == pq_238[31])))), (((&pw_236[30:23]) && (!(pw_236[22:0] == 23'h000000))) ? (pw_236 | 32'h00400000) : (((&pq_238[30:23]) && (!(pq_238[22:0] == 23'h000000))) ? (pq_238 | 32'h00400000) : (((((&pw_236[30:23]) && (pw_236[22:0] == 23'h000000)) && ((&pq_238[30:23]) && (pq_238[22:0] == 23'h000000))) && (!(pw_236[31] == pq_238[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_247 = (pd_246[32] ? pd_246[31:0] : fnan_239);
-    assign w_262 = 32'h00000001;
-    assign pw_264 = (pq_263 + w_262);
-    assign pw_265 = {{32{pw_264[31]}}, pw_264[31:0]};
-    assign pw_266 = $unsigned($signed(pw_265) * $signed(w_223));
-    assign pw_267 = (w_220 + pw_266);
-    assign pw_268 = (w_227 + pw_266);
-    assign pld_269 = x_ld_resp_data;
-    assign fnan_270 = p1u0_fp_mul_result;
-    assign fov_271 = {((((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) || ((&pld_269[30:23]) && (!(pld_269[22:0] == 23'h000000)))) || ((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_269[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_269[30:23]) && (pld_269[22:0] == 23'h000000))))), (((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) ? (w_226 | 32'h00400000) : (((&pld_269[30:23]) && (!(pld_269[22:0] == 23'h000000))) ? (pld_269 | 32'h00400000) : (((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_269[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_269[30:23]) && (pld_269[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_276 = (pd_275[32] ? pd_275[31:0] : fnan_270);
-    assign pld_277 = y_ld_resp_data;
-    assign fnan_279 = p1u1_fp_add_result;
-    assign fov_280 = {((((&pw_276[30:23]) && (!(pw_276[22:0] == 23'h000000))) || ((&pq_278[30:23]) && (!(pq_278[22:0] == 23'h000000)))) || ((((&pw_276[30:23]) && (pw_276[22:0] == 23'h000000)) && ((&pq_278[30:23]) && (pq_278[22:0] == 23'h000000))) && (!(pw_276[31] == pq_278[31])))), (((&pw_276[30:23]) && (!(pw_276[22:0] == 23'h000000))) ? (pw_276 | 32'h00400000) : (((&pq_278[30:23]) && (!(pq_278[22:0] == 23'h000000))) ? (pq_278 | 32'h00400000) : (((((&pw_276[30:23]) && (pw_276[22:0] == 23'h000000)) && ((&pq_278[30:23]) && (pq_278[22:0] == 23'h000000))) && (!(pw_276[31] == pq_278[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_287 = (pd_286[32] ? pd_286[31:0] : fnan_279);
-    assign w_302 = 32'h00000002;
-    assign pw_303 = (pq_263 + w_302);
-    assign pw_304 = {{32{pw_303[31]}}, pw_303[31:0]};
-    assign pw_305 = $unsigned($signed(pw_304) * $signed(w_223));
-    assign pw_306 = (w_220 + pw_305);
-    assign pw_307 = (w_227 + pw_305);
-    assign pld_308 = x_ld_resp_data;
-    assign fnan_309 = p1u0_fp_mul_result;
-    assign fov_310 = {((((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) || ((&pld_308[30:23]) && (!(pld_308[22:0] == 23'h000000)))) || ((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_308[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_308[30:23]) && (pld_308[22:0] == 23'h000000))))), (((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) ? (w_226 | 32'h00400000) : (((&pld_308[30:23]) && (!(pld_308[22:0] == 23'h000000))) ? (pld_308 | 32'h00400000) : (((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_308[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_308[30:23]) && (pld_308[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_315 = (pd_314[32] ? pd_314[31:0] : fnan_309);
-    assign pld_316 = y_ld_resp_data;
-    assign fnan_318 = p1u1_fp_add_result;
-    assign fov_319 = {((((&pw_315[30:23]) && (!(pw_315[22:0] == 23'h000000))) || ((&pq_317[30:23]) && (!(pq_317[22:0] == 23'h000000)))) || ((((&pw_315[30:23]) && (pw_315[22:0] == 23'h000000)) && ((&pq_317[30:23]) && (pq_317[22:0] == 23'h000000))) && (!(pw_315[31] == pq_317[31])))), (((&pw_315[30:23]) && (!(pw_315[22:0] == 23'h000000))) ? (pw_315 | 32'h00400000) : (((&pq_317[30:23]) && (!(pq_317[22:0] == 23'h000000))) ? (pq_317 | 32'h00400000) : (((((&pw_315[30:23]) && (pw_315[22:0] == 23'h000000)) && ((&pq_317[30:23]) && (pq_317[22:0] == 23'h000000))) && (!(pw_315[31] == pq_317[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_326 = (pd_325[32] ? pd_325[31:0] : fnan_318);
-    assign w_341 = 32'h00000003;
-    assign pw_342 = (pq_263 + w_341);
-    assign pw_343 = {{32{pw_342[31]}}, pw_342[31:0]};
-    assign pw_344 = $unsigned($signed(pw_343) * $signed(w_223));
-    assign pw_345 = (w_220 + pw_344);
-    assign pw_346 = (w_227 + pw_344);
-    assign pld_347 = x_ld_resp_data;
-    assign fnan_348 = p1u0_fp_mul_result;
-    assign fov_349 = {((((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) || ((&pld_347[30:23]) && (!(pld_347[22:0] == 23'h000000)))) || ((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_347[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_347[30:23]) && (pld_347[22:0] == 23'h000000))))), (((&w_226[30:23]) && (!(w_226[22:0] == 23'h000000))) ? (w_226 | 32'h00400000) : (((&pld_347[30:23]) && (!(pld_347[22:0] == 23'h000000))) ? (pld_347 | 32'h00400000) : (((((&w_226[30:23]) && (w_226[22:0] == 23'h000000)) && (pld_347[30:0] == 31'h00000000)) || ((w_226[30:0] == 31'h00000000) && ((&pld_347[30:23]) && (pld_347[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_354 = (pd_353[32] ? pd_353[31:0] : fnan_348);
-    assign pld_355 = y_ld_resp_data;
-    assign fnan_357 = p1u1_fp_add_result;
-    assign fov_358 = {((((&pw_354[30:23]) && (!(pw_354[22:0] == 23'h000000))) || ((&pq_356[30:23]) && (!(pq_356[22:0] == 23'h000000)))) || ((((&pw_354[30:23]) && (pw_354[22:0] == 23'h000000)) && ((&pq_356[30:23]) && (pq_356[22:0] == 23'h000000))) && (!(pw_354[31] == pq_356[31])))), (((&pw_354[30:23]) && (!(pw_354[22:0] == 23'h000000))) ? (pw_354 | 32'h00400000) : (((&pq_356[30:23]) && (!(pq_356[22:0] == 23'h000000))) ? (pq_356 | 32'h00400000) : (((((&pw_354[30:23]) && (pw_354[22:0] == 23'h000000)) && ((&pq_356[30:23]) && (pq_356[22:0] == 23'h000000))) && (!(pw_354[31] == pq_356[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_365 = (pd_364[32] ? pd_364[31:0] : fnan_357);
-    assign pv_380 = v0_i;
-    assign w_381 = 32'h00000004;
-    assign pw_382 = (pv_380 + w_381);
-    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_219) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_219) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
+    assign fnan_242 = p1u1_fp_add_result;
+    assign fov_243 = {((((&pw_239[30:23]) && (!(pw_239[22:0] == 23'h000000))) || ((&pq_241[30:23]) && (!(pq_241[22:0] == 23'h000000)))) || ((((&pw_239[30:23]) && (pw_239[22:0] == 23'h000000)) && ((&pq_241[30:23]) && (pq_241[22:0] == 23'h000000))) && (!(pw_239[31] == pq_241[31])))), (((&pw_239[30:23]) && (!(pw_239[22:0] == 23'h000000))) ? (pw_239 | 32'h00400000) : (((&pq_241[30:23]) && (!(pq_241[22:0] == 23'h000000))) ? (pq_241 | 32'h00400000) : (((((&pw_239[30:23]) && (pw_239[22:0] == 23'h000000)) && ((&pq_241[30:23]) && (pq_241[22:0] == 23'h000000))) && (!(pw_239[31] == pq_241[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_250 = (pd_249[32] ? pd_249[31:0] : fnan_242);
+    assign w_265 = 32'h00000001;
+    assign pw_267 = (pq_266 + w_265);
+    assign pw_268 = {{32{pw_267[31]}}, pw_267[31:0]};
+    assign pw_269 = $unsigned($signed(pw_268) * $signed(w_226));
+    assign pw_270 = (w_223 + pw_269);
+    assign pw_271 = (w_230 + pw_269);
+    assign pld_272 = x_ld_resp_data;
+    assign fnan_273 = p1u0_fp_mul_result;
+    assign fov_274 = {((((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) || ((&pld_272[30:23]) && (!(pld_272[22:0] == 23'h000000)))) || ((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_272[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_272[30:23]) && (pld_272[22:0] == 23'h000000))))), (((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) ? (w_229 | 32'h00400000) : (((&pld_272[30:23]) && (!(pld_272[22:0] == 23'h000000))) ? (pld_272 | 32'h00400000) : (((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_272[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_272[30:23]) && (pld_272[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_279 = (pd_278[32] ? pd_278[31:0] : fnan_273);
+    assign pld_280 = y_ld_resp_data;
+    assign fnan_282 = p1u1_fp_add_result;
+    assign fov_283 = {((((&pw_279[30:23]) && (!(pw_279[22:0] == 23'h000000))) || ((&pq_281[30:23]) && (!(pq_281[22:0] == 23'h000000)))) || ((((&pw_279[30:23]) && (pw_279[22:0] == 23'h000000)) && ((&pq_281[30:23]) && (pq_281[22:0] == 23'h000000))) && (!(pw_279[31] == pq_281[31])))), (((&pw_279[30:23]) && (!(pw_279[22:0] == 23'h000000))) ? (pw_279 | 32'h00400000) : (((&pq_281[30:23]) && (!(pq_281[22:0] == 23'h000000))) ? (pq_281 | 32'h00400000) : (((((&pw_279[30:23]) && (pw_279[22:0] == 23'h000000)) && ((&pq_281[30:23]) && (pq_281[22:0] == 23'h000000))) && (!(pw_279[31] == pq_281[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_290 = (pd_289[32] ? pd_289[31:0] : fnan_282);
+    assign w_305 = 32'h00000002;
+    assign pw_306 = (pq_266 + w_305);
+    assign pw_307 = {{32{pw_306[31]}}, pw_306[31:0]};
+    assign pw_308 = $unsigned($signed(pw_307) * $signed(w_226));
+    assign pw_309 = (w_223 + pw_308);
+    assign pw_310 = (w_230 + pw_308);
+    assign pld_311 = x_ld_resp_data;
+    assign fnan_312 = p1u0_fp_mul_result;
+    assign fov_313 = {((((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) || ((&pld_311[30:23]) && (!(pld_311[22:0] == 23'h000000)))) || ((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_311[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_311[30:23]) && (pld_311[22:0] == 23'h000000))))), (((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) ? (w_229 | 32'h00400000) : (((&pld_311[30:23]) && (!(pld_311[22:0] == 23'h000000))) ? (pld_311 | 32'h00400000) : (((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_311[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_311[30:23]) && (pld_311[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_318 = (pd_317[32] ? pd_317[31:0] : fnan_312);
+    assign pld_319 = y_ld_resp_data;
+    assign fnan_321 = p1u1_fp_add_result;
+    assign fov_322 = {((((&pw_318[30:23]) && (!(pw_318[22:0] == 23'h000000))) || ((&pq_320[30:23]) && (!(pq_320[22:0] == 23'h000000)))) || ((((&pw_318[30:23]) && (pw_318[22:0] == 23'h000000)) && ((&pq_320[30:23]) && (pq_320[22:0] == 23'h000000))) && (!(pw_318[31] == pq_320[31])))), (((&pw_318[30:23]) && (!(pw_318[22:0] == 23'h000000))) ? (pw_318 | 32'h00400000) : (((&pq_320[30:23]) && (!(pq_320[22:0] == 23'h000000))) ? (pq_320 | 32'h00400000) : (((((&pw_318[30:23]) && (pw_318[22:0] == 23'h000000)) && ((&pq_320[30:23]) && (pq_320[22:0] == 23'h000000))) && (!(pw_318[31] == pq_320[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_329 = (pd_328[32] ? pd_328[31:0] : fnan_321);
+    assign w_344 = 32'h00000003;
+    assign pw_345 = (pq_266 + w_344);
+    assign pw_346 = {{32{pw_345[31]}}, pw_345[31:0]};
+    assign pw_347 = $unsigned($signed(pw_346) * $signed(w_226));
+    assign pw_348 = (w_223 + pw_347);
+    assign pw_349 = (w_230 + pw_347);
+    assign pld_350 = x_ld_resp_data;
+    assign fnan_351 = p1u0_fp_mul_result;
+    assign fov_352 = {((((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) || ((&pld_350[30:23]) && (!(pld_350[22:0] == 23'h000000)))) || ((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_350[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_350[30:23]) && (pld_350[22:0] == 23'h000000))))), (((&w_229[30:23]) && (!(w_229[22:0] == 23'h000000))) ? (w_229 | 32'h00400000) : (((&pld_350[30:23]) && (!(pld_350[22:0] == 23'h000000))) ? (pld_350 | 32'h00400000) : (((((&w_229[30:23]) && (w_229[22:0] == 23'h000000)) && (pld_350[30:0] == 31'h00000000)) || ((w_229[30:0] == 31'h00000000) && ((&pld_350[30:23]) && (pld_350[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_357 = (pd_356[32] ? pd_356[31:0] : fnan_351);
+    assign pld_358 = y_ld_resp_data;
+    assign fnan_360 = p1u1_fp_add_result;
+    assign fov_361 = {((((&pw_357[30:23]) && (!(pw_357[22:0] == 23'h000000))) || ((&pq_359[30:23]) && (!(pq_359[22:0] == 23'h000000)))) || ((((&pw_357[30:23]) && (pw_357[22:0] == 23'h000000)) && ((&pq_359[30:23]) && (pq_359[22:0] == 23'h000000))) && (!(pw_357[31] == pq_359[31])))), (((&pw_357[30:23]) && (!(pw_357[22:0] == 23'h000000))) ? (pw_357 | 32'h00400000) : (((&pq_359[30:23]) && (!(pq_359[22:0] == 23'h000000))) ? (pq_359 | 32'h00400000) : (((((&pw_357[30:23]) && (pw_357[22:0] == 23'h000000)) && ((&pq_359[30:23]) && (pq_359[22:0] == 23'h000000))) && (!(pw_357[31] == pq_359[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_368 = (pd_367[32] ? pd_367[31:0] : fnan_360);
+    assign pv_383 = v0_i;
+    assign w_384 = 32'h00000004;
+    assign pw_385 = (pv_383 + w_384);
+    assign p1_stall = ((((((((((((((((((((((p1_valid[0] && (p1_slot == 2'h0)) && pw_222) && (!x_ld_req_ready)) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_222) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h0)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h2)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h1)) && (!y_ld_resp_valid))) || ((p1_valid[13] && (p1_slot == 2'h3)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h2)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h0)) && (!y_st_req_ready))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!x_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!x_ld_resp_valid))) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && (!y_ld_req_ready))) || ((p1_valid[11] && (p1_slot == 2'h3)) && (!y_ld_resp_valid))) || ((p1_valid[14] && (p1_slot == 2'h1)) && (!y_st_req_ready)));
 
     always @(posedge clk) begin
         p1_apart <= (1'h1 && (((x_size == 32'h00000000) || (y_size == 32'h00000000)) || ((({1'h0, x_base} + {1'h0, x_size}) <= {1'h0, y_base}) || (({1'h0, y_base} + {1'h0, y_size}) <= {1'h0, x_base}))));
     end
-    assign w_383 = 32'h00000000;
-    assign w_384 = 64'h0000000000000000;
+    assign w_386 = 32'h00000000;
+    assign w_387 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -823,35 +829,35 @@ module saxpy_datapath (
             if ((state == 16'h0005)) state <= 16'h0005;
             if ((state == 16'h0006)) q_5 <= w_4;
             if ((state == 16'h0006)) state <= 16'h0004;
-            if ((state == 16'h0007)) v1_lid_x <= w_7;
+            if ((state == 16'h0007)) v1_lid_x <= w_6;
             if ((state == 16'h0007)) state <= 16'h0003;
             if ((state == 16'h0008)) state <= 16'h000a;
-            if ((state == 16'h0009)) state <= (q_11 ? 16'h000d : 16'h0007);
-            if ((state == 16'h000a)) q_11 <= w_10;
+            if ((state == 16'h0009)) state <= (q_10 ? 16'h000d : 16'h0007);
+            if ((state == 16'h000a)) q_10 <= w_9;
             if ((state == 16'h000a)) state <= 16'h0009;
-            if ((state == 16'h000b)) v0_i <= w_14;
+            if ((state == 16'h000b)) v0_i <= w_13;
             if ((state == 16'h000b)) state <= 16'h0008;
             if ((state == 16'h000c)) state <= 16'h000b;
             if (((state == 16'h000d) && ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_24 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) ld_23 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && (((state == 16'h000d) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_29 <= w_20;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_28 <= w_19;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000d) && ((((state == 16'h000d) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h000f;  // saxpy_unroll.cl:9:24
             if (((state == 16'h000e) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h000e) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h000e) && u4_fp_mul_valid)) r_28 <= (fov_27[32] ? fov_27[31:0] : fnan_26);
+            if (((state == 16'h000e) && u4_fp_mul_valid)) r_27 <= (fov_26[32] ? fov_26[31:0] : fnan_25);
             if (((state == 16'h000e) && u4_fp_mul_valid)) state <= 16'h0010;
             if (((state == 16'h000f) && ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_30 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) ld_29 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && (((state == 16'h000f) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h000f) && ((((state == 16'h000f) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h000e;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0010) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h0010) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0010) && u5_fp_add_valid)) r_34 <= (fov_33[32] ? fov_33[31:0] : fnan_32);
+            if (((state == 16'h0010) && u5_fp_add_valid)) r_33 <= (fov_32[32] ? fov_32[31:0] : fnan_31);
             if (((state == 16'h0010) && u5_fp_add_valid)) state <= 16'h0011;
             if (((state == 16'h0011) && ((((state == 16'h0011) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0011) && (((state == 16'h0011) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -861,23 +867,24 @@ module saxpy_datapath (
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_valid <= (p2_valid | 99'h0000000000000000000000001);  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) p2_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0012) && (1'h1 && y_wr_idle))) state <= 16'h0013;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_37;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_51 <= fov_50;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_go <= pw_36;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_50 <= fov_49;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_51 <= pd_50;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_52 <= pd_51;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_53 <= pd_52;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_54 <= pd_53;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_64 <= fov_63;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_63 <= fov_62;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && p2_en)) pd_64 <= pd_63;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_65 <= pd_64;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_66 <= pd_65;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_67 <= pd_66;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && p2_en)) pd_68 <= pd_67;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && p2_en)) pd_69 <= pd_68;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_37) && p2_en))) v0_i <= pw_127;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_57 <= pld_56;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (((p2_valid[0] && 1'h1) && pw_36) && p2_en))) v0_i <= pw_126;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_56 <= pld_55;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_57 <= pq_56;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_58 <= pq_57;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_59 <= pq_58;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_60 <= pq_59;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_71 <= pw_43;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_70 <= pw_42;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_71 <= pq_70;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_72 <= pq_71;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_73 <= pq_72;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_74 <= pq_73;  // saxpy_unroll.cl:8:5
@@ -930,45 +937,44 @@ module saxpy_datapath (
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_121 <= pq_120;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_122 <= pq_121;  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && (1'h1 && p2_en))) pq_123 <= pq_122;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) pq_124 <= pq_123;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_37), (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0))};  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_37) ? 7'h62 : ((p2_drain == 7'h00) ? 7'h00 : (p2_drain - 7'h01)));  // saxpy_unroll.cl:8:5
-            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_37))) || 1'h0));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_valid <= {p2_valid[97], p2_valid[96], p2_valid[95], p2_valid[94], p2_valid[93], p2_valid[92], p2_valid[91], p2_valid[90], p2_valid[89], p2_valid[88], p2_valid[87], p2_valid[86], p2_valid[85], p2_valid[84], p2_valid[83], p2_valid[82], p2_valid[81], p2_valid[80], p2_valid[79], p2_valid[78], p2_valid[77], p2_valid[76], p2_valid[75], p2_valid[74], p2_valid[73], p2_valid[72], p2_valid[71], p2_valid[70], p2_valid[69], p2_valid[68], p2_valid[67], p2_valid[66], p2_valid[65], p2_valid[64], p2_valid[63], p2_valid[62], p2_valid[61], p2_valid[60], p2_valid[59], p2_valid[58], p2_valid[57], p2_valid[56], p2_valid[55], p2_valid[54], p2_valid[53], p2_valid[52], p2_valid[51], p2_valid[50], p2_valid[49], p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_36), (p2_admit && ((!(p2_valid[0] && (!pw_36))) || 1'h0))};  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_36) ? 7'h62 : ((p2_drain == 7'h00) ? 7'h00 : (p2_drain - 7'h01)));  // saxpy_unroll.cl:8:5
+            if (((state == 16'h0013) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_36))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h0013) && ((((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 7'h00)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0007;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0014)) state <= (p2_apart ? 16'h0012 : 16'h0008);
             if ((state == 16'h0015)) state <= 16'h0017;
-            if ((state == 16'h0016)) state <= (q_135 ? 16'h001a : 16'h0014);
-            if ((state == 16'h0017)) q_135 <= w_134;
+            if ((state == 16'h0016)) state <= (q_136 ? 16'h001a : 16'h0014);
+            if ((state == 16'h0017)) q_136 <= w_135;
             if ((state == 16'h0017)) state <= 16'h0016;
-            if ((state == 16'h0018)) v0_i <= w_138;
+            if ((state == 16'h0018)) v0_i <= w_139;
             if ((state == 16'h0018)) state <= 16'h0015;
             if ((state == 16'h0019)) state <= 16'h0018;
             if (((state == 16'h001a) && ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_148 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) ld_149 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && (((state == 16'h001a) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_153 <= w_144;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_165 <= w_164;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_171 <= w_163;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_183 <= w_182;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_189 <= w_181;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_201 <= w_200;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_207 <= w_199;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_154 <= w_145;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_166 <= w_165;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_172 <= w_164;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_184 <= w_183;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_190 <= w_182;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_202 <= w_201;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) q_208 <= w_200;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001a) && ((((state == 16'h001a) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h001c;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001b) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h001b) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h001b) && u4_fp_mul_valid)) r_152 <= (fov_151[32] ? fov_151[31:0] : fnan_150);
+            if (((state == 16'h001b) && u4_fp_mul_valid)) r_153 <= (fov_152[32] ? fov_152[31:0] : fnan_151);
             if (((state == 16'h001b) && u4_fp_mul_valid)) state <= 16'h001d;
             if (((state == 16'h001c) && ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_154 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) ld_155 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && (((state == 16'h001c) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001c) && ((((state == 16'h001c) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h001b;  // saxpy_unroll.cl:9:31
             if (((state == 16'h001d) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h001d) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h001d) && u5_fp_add_valid)) r_158 <= (fov_157[32] ? fov_157[31:0] : fnan_156);
+            if (((state == 16'h001d) && u5_fp_add_valid)) r_159 <= (fov_158[32] ? fov_158[31:0] : fnan_157);
             if (((state == 16'h001d) && u5_fp_add_valid)) state <= 16'h001e;
             if (((state == 16'h001e) && ((((state == 16'h001e) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && (((state == 16'h001e) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -976,24 +982,24 @@ module saxpy_datapath (
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001e) && ((((state == 16'h001e) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h001f;  // saxpy_unroll.cl:9:9
             if (((state == 16'h001f) && ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_166 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) ld_167 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && (((state == 16'h001f) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h001f) && ((((state == 16'h001f) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0021;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0020) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h0020) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0020) && u4_fp_mul_valid)) r_170 <= (fov_169[32] ? fov_169[31:0] : fnan_168);
+            if (((state == 16'h0020) && u4_fp_mul_valid)) r_171 <= (fov_170[32] ? fov_170[31:0] : fnan_169);
             if (((state == 16'h0020) && u4_fp_mul_valid)) state <= 16'h0022;
             if (((state == 16'h0021) && ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_172 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) ld_173 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && (((state == 16'h0021) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0021) && ((((state == 16'h0021) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0020;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0022) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h0022) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0022) && u5_fp_add_valid)) r_176 <= (fov_175[32] ? fov_175[31:0] : fnan_174);
+            if (((state == 16'h0022) && u5_fp_add_valid)) r_177 <= (fov_176[32] ? fov_176[31:0] : fnan_175);
             if (((state == 16'h0022) && u5_fp_add_valid)) state <= 16'h0023;
             if (((state == 16'h0023) && ((((state == 16'h0023) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && (((state == 16'h0023) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1001,24 +1007,24 @@ module saxpy_datapath (
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0023) && ((((state == 16'h0023) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0024;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0024) && ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_184 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) ld_185 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && (((state == 16'h0024) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0024) && ((((state == 16'h0024) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h0026;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0025) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h0025) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h0025) && u4_fp_mul_valid)) r_188 <= (fov_187[32] ? fov_187[31:0] : fnan_186);
+            if (((state == 16'h0025) && u4_fp_mul_valid)) r_189 <= (fov_188[32] ? fov_188[31:0] : fnan_187);
             if (((state == 16'h0025) && u4_fp_mul_valid)) state <= 16'h0027;
             if (((state == 16'h0026) && ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_190 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) ld_191 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && (((state == 16'h0026) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0026) && ((((state == 16'h0026) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h0025;  // saxpy_unroll.cl:9:31
             if (((state == 16'h0027) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h0027) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h0027) && u5_fp_add_valid)) r_194 <= (fov_193[32] ? fov_193[31:0] : fnan_192);
+            if (((state == 16'h0027) && u5_fp_add_valid)) r_195 <= (fov_194[32] ? fov_194[31:0] : fnan_193);
             if (((state == 16'h0027) && u5_fp_add_valid)) state <= 16'h0028;
             if (((state == 16'h0028) && ((((state == 16'h0028) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && (((state == 16'h0028) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1026,24 +1032,24 @@ module saxpy_datapath (
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) y_wr_issued <= 1'h0;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0028) && ((((state == 16'h0028) && y_wr_issued) && y_wr_ready) && (y_wr_beat == 8'h00)))) state <= 16'h0029;  // saxpy_unroll.cl:9:9
             if (((state == 16'h0029) && ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) && x_rd_cmd_ready))) x_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:24
-            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_202 <= x_rd_data;  // saxpy_unroll.cl:9:24
+            if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) ld_203 <= x_rd_data;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && (((state == 16'h0029) && x_rd_issued) && x_rd_valid))) x_rd_beat <= (x_rd_beat + 8'h01);  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) x_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:24
             if (((state == 16'h0029) && ((((state == 16'h0029) && x_rd_issued) && x_rd_valid) && (x_rd_beat == 8'h00)))) state <= 16'h002b;  // saxpy_unroll.cl:9:24
             if (((state == 16'h002a) && 1'h1)) u4_fp_mul_issued <= 1'h1;
             if (((state == 16'h002a) && u4_fp_mul_valid)) u4_fp_mul_issued <= 1'h0;
-            if (((state == 16'h002a) && u4_fp_mul_valid)) r_206 <= (fov_205[32] ? fov_205[31:0] : fnan_204);
+            if (((state == 16'h002a) && u4_fp_mul_valid)) r_207 <= (fov_206[32] ? fov_206[31:0] : fnan_205);
             if (((state == 16'h002a) && u4_fp_mul_valid)) state <= 16'h002c;
             if (((state == 16'h002b) && ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) && y_rd_cmd_ready))) y_rd_issued <= 1'h1;  // saxpy_unroll.cl:9:31
-            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_208 <= y_rd_data;  // saxpy_unroll.cl:9:31
+            if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) ld_209 <= y_rd_data;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && (((state == 16'h002b) && y_rd_issued) && y_rd_valid))) y_rd_beat <= (y_rd_beat + 8'h01);  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_beat <= 8'h00;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) y_rd_issued <= 1'h0;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002b) && ((((state == 16'h002b) && y_rd_issued) && y_rd_valid) && (y_rd_beat == 8'h00)))) state <= 16'h002a;  // saxpy_unroll.cl:9:31
             if (((state == 16'h002c) && 1'h1)) u5_fp_add_issued <= 1'h1;
             if (((state == 16'h002c) && u5_fp_add_valid)) u5_fp_add_issued <= 1'h0;
-            if (((state == 16'h002c) && u5_fp_add_valid)) r_212 <= (fov_211[32] ? fov_211[31:0] : fnan_210);
+            if (((state == 16'h002c) && u5_fp_add_valid)) r_213 <= (fov_212[32] ? fov_212[31:0] : fnan_211);
             if (((state == 16'h002c) && u5_fp_add_valid)) state <= 16'h002d;
             if (((state == 16'h002d) && ((((state == 16'h002d) && (!y_wr_issued)) && 1'h1) && y_wr_cmd_ready))) y_wr_issued <= 1'h1;  // saxpy_unroll.cl:9:9
             if (((state == 16'h002d) && (((state == 16'h002d) && y_wr_issued) && y_wr_ready))) y_wr_beat <= (y_wr_beat + 8'h01);  // saxpy_unroll.cl:9:9
@@ -1054,53 +1060,50 @@ module saxpy_datapath (
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_admit <= 1'h1;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) p1_slot <= 2'h0;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002e) && (1'h1 && y_wr_idle))) state <= 16'h002f;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_219;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_232 <= fov_231;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_233 <= pd_232;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_234 <= pd_233;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_235 <= pd_234;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_241 <= fov_240;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_242 <= pd_241;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_243 <= pd_242;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_244 <= pd_243;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) p1_go <= pw_222;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_235 <= fov_234;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_236 <= pd_235;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_237 <= pd_236;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_238 <= pd_237;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_244 <= fov_243;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_245 <= pd_244;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_246 <= pd_245;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_272 <= fov_271;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_273 <= pd_272;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_274 <= pd_273;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_275 <= pd_274;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_281 <= fov_280;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_282 <= pd_281;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_283 <= pd_282;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_284 <= pd_283;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_247 <= pd_246;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_248 <= pd_247;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_249 <= pd_248;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_275 <= fov_274;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_276 <= pd_275;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_277 <= pd_276;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_278 <= pd_277;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_284 <= fov_283;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_285 <= pd_284;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_286 <= pd_285;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_311 <= fov_310;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_312 <= pd_311;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_313 <= pd_312;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_314 <= pd_313;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_320 <= fov_319;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_321 <= pd_320;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_322 <= pd_321;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_323 <= pd_322;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_287 <= pd_286;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_288 <= pd_287;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_289 <= pd_288;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_314 <= fov_313;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_315 <= pd_314;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_316 <= pd_315;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_317 <= pd_316;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_323 <= fov_322;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_324 <= pd_323;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_325 <= pd_324;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_350 <= fov_349;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_351 <= pd_350;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_352 <= pd_351;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_353 <= pd_352;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_359 <= fov_358;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_360 <= pd_359;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_361 <= pd_360;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && p1_en)) pd_362 <= pd_361;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_326 <= pd_325;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_327 <= pd_326;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_328 <= pd_327;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_353 <= fov_352;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_354 <= pd_353;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_355 <= pd_354;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_356 <= pd_355;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_362 <= fov_361;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_363 <= pd_362;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) pd_364 <= pd_363;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_219) && p1_en))) v0_i <= pw_382;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_238 <= pld_237;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_248 <= pw_225;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_249 <= pq_248;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_250 <= pq_249;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_251 <= pq_250;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_365 <= pd_364;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_366 <= pd_365;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && p1_en)) pd_367 <= pd_366;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && (((p1_valid[0] && (p1_slot == 2'h0)) && pw_222) && p1_en))) v0_i <= pw_385;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_241 <= pld_240;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_251 <= pw_228;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_252 <= pq_251;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_253 <= pq_252;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_254 <= pq_253;  // saxpy_unroll.cl:8:5
@@ -1111,12 +1114,12 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_259 <= pq_258;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_260 <= pq_259;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_261 <= pq_260;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_263 <= pv_221;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_278 <= pld_277;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_288 <= pw_267;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_289 <= pq_288;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_290 <= pq_289;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_291 <= pq_290;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_262 <= pq_261;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_263 <= pq_262;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_264 <= pq_263;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h0) && p1_en))) pq_266 <= pv_224;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_281 <= pld_280;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_291 <= pw_270;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_292 <= pq_291;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_293 <= pq_292;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_294 <= pq_293;  // saxpy_unroll.cl:8:5
@@ -1127,11 +1130,11 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_299 <= pq_298;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_300 <= pq_299;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_301 <= pq_300;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_317 <= pld_316;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_327 <= pw_306;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_328 <= pq_327;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_329 <= pq_328;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_330 <= pq_329;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_302 <= pq_301;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_303 <= pq_302;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h1) && p1_en))) pq_304 <= pq_303;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_320 <= pld_319;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_330 <= pw_309;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_331 <= pq_330;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_332 <= pq_331;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_333 <= pq_332;  // saxpy_unroll.cl:8:5
@@ -1142,11 +1145,11 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_338 <= pq_337;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_339 <= pq_338;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_340 <= pq_339;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_356 <= pld_355;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_366 <= pw_345;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_367 <= pq_366;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_368 <= pq_367;  // saxpy_unroll.cl:8:5
-            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_369 <= pq_368;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_341 <= pq_340;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_342 <= pq_341;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h2) && p1_en))) pq_343 <= pq_342;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_359 <= pld_358;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_369 <= pw_348;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_370 <= pq_369;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_371 <= pq_370;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_372 <= pq_371;  // saxpy_unroll.cl:8:5
@@ -1157,65 +1160,68 @@ module saxpy_datapath (
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_377 <= pq_376;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_378 <= pq_377;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_379 <= pq_378;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_380 <= pq_379;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_381 <= pq_380;  // saxpy_unroll.cl:8:5
+            if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) pq_382 <= pq_381;  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_valid <= {p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && p1_go), (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0))};  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_drain <= ((p1_valid[0] && p1_go) ? 5'h19 : ((p1_drain == 5'h00) ? 5'h00 : (p1_drain - 5'h01)));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((p1_slot == 2'h3) && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!p1_go))) || 1'h0));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && p1_en)) p1_slot <= ((p1_slot == 2'h3) ? 2'h0 : (p1_slot + 2'h1));  // saxpy_unroll.cl:8:5
             if (((state == 16'h002f) && ((((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 5'h00)) && x_ld_idle) && y_st_idle) && y_ld_idle))) state <= 16'h0014;  // saxpy_unroll.cl:8:5
             if ((state == 16'h0030)) state <= (p1_apart ? 16'h002e : 16'h0015);
-            if ((state == 16'h0031)) v0_i <= w_383;
+            if ((state == 16'h0031)) v0_i <= w_386;
             if ((state == 16'h0031)) state <= 16'h0030;
-            if ((state == 16'h0032)) v1_lid_x <= w_384;
+            if ((state == 16'h0032)) v1_lid_x <= w_387;
             if ((state == 16'h0032)) state <= 16'h0003;
             if (((state == 16'h0033) && ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0033)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000001)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || 1'h0) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0032);
         end
     end
     assign x_rd_cmd_valid = (((((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_23[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_147[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_165[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_183[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_201[31:0] : 32'h00000000)))));
+    assign x_rd_cmd_addr = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_22[31:0] : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? w_148[31:0] : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_166[31:0] : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_184[31:0] : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? q_202[31:0] : 32'h00000000)))));
     assign x_rd_cmd_len = ((((state == 16'h000d) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001a) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001f) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0024) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0029) && (!x_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign x_rd_ready = ((((((state == 16'h000d) && x_rd_issued) || ((state == 16'h001a) && x_rd_issued)) || ((state == 16'h001f) && x_rd_issued)) || ((state == 16'h0024) && x_rd_issued)) || ((state == 16'h0029) && x_rd_issued));
-    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_37) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_219) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_37) ? pw_46[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_219) ? pw_228[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pw_268[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pw_307[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pw_346[31:0] : 32'h00000000)))));
+    assign x_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_36) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_222) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign x_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_36) ? pw_45[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_222) ? pw_231[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pw_271[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pw_310[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pw_349[31:0] : 32'h00000000)))));
     assign x_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign x_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign x_pipe = ((state == 16'h0013) || (state == 16'h002f));
     assign y_rd_cmd_valid = (((((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) || (((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle))) || (((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)));
-    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_29[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_153[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_171[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_189[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_207[31:0] : 32'h00000000)))));
+    assign y_rd_cmd_addr = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_28[31:0] : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_154[31:0] : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_172[31:0] : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_190[31:0] : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? q_208[31:0] : 32'h00000000)))));
     assign y_rd_cmd_len = ((((state == 16'h000f) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h001c) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0021) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h0026) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : ((((state == 16'h002b) && (!y_rd_issued)) && (1'h1 && y_wr_idle)) ? 32'h00000004 : 32'h00000000)))));
     assign y_rd_ready = ((((((state == 16'h000f) && y_rd_issued) || ((state == 16'h001c) && y_rd_issued)) || ((state == 16'h0021) && y_rd_issued)) || ((state == 16'h0026) && y_rd_issued)) || ((state == 16'h002b) && y_rd_issued));
-    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_37) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_219) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
-    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_37) ? pw_43[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_219) ? pw_225[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pw_267[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pw_306[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pw_345[31:0] : 32'h00000000)))));
+    assign y_ld_req_valid = (((((((p2_valid[0] && 1'h1) && pw_36) && p2_en) || (((p1_valid[0] && (p1_slot == 2'h0)) && pw_222) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) && p1_en)) || (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) && p1_en));
+    assign y_ld_req_addr = (((p2_valid[0] && 1'h1) && pw_36) ? pw_42[31:0] : (((p1_valid[0] && (p1_slot == 2'h0)) && pw_222) ? pw_228[31:0] : (((p1_valid[0] && (p1_slot == 2'h1)) && p1_go) ? pw_270[31:0] : (((p1_valid[0] && (p1_slot == 2'h2)) && p1_go) ? pw_309[31:0] : (((p1_valid[0] && (p1_slot == 2'h3)) && p1_go) ? pw_348[31:0] : 32'h00000000)))));
     assign y_ld_resp_ready = ((((((p2_valid[44] && 1'h1) && p2_en) || ((p1_valid[11] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h1)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[11] && (p1_slot == 2'h3)) && p1_en));
     assign y_ld_flush = ((state == 16'h0012) || (state == 16'h002e));
     assign y_st_req_valid = ((((((p2_valid[54] && 1'h1) && p2_en) || ((p1_valid[13] && (p1_slot == 2'h2)) && p1_en)) || ((p1_valid[13] && (p1_slot == 2'h3)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h0)) && p1_en)) || ((p1_valid[14] && (p1_slot == 2'h1)) && p1_en));
-    assign y_st_req_addr = (p2_valid[54] ? pq_124[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_261[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_301[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_340[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_379[31:0] : 32'h00000000)))));
-    assign y_st_req_data = (p2_valid[54] ? pw_70 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_247 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_287 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_326 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_365 : 32'h00000000)))));
+    assign y_st_req_addr = (p2_valid[54] ? pq_123[31:0] : ((p1_valid[13] && (p1_slot == 2'h2)) ? pq_264[31:0] : ((p1_valid[13] && (p1_slot == 2'h3)) ? pq_304[31:0] : ((p1_valid[14] && (p1_slot == 2'h0)) ? pq_343[31:0] : ((p1_valid[14] && (p1_slot == 2'h1)) ? pq_382[31:0] : 32'h00000000)))));
+    assign y_st_req_data = (p2_valid[54] ? pw_69 : ((p1_valid[13] && (p1_slot == 2'h2)) ? pw_250 : ((p1_valid[13] && (p1_slot == 2'h3)) ? pw_290 : ((p1_valid[14] && (p1_slot == 2'h0)) ? pw_329 : ((p1_valid[14] && (p1_slot == 2'h1)) ? pw_368 : 32'h00000000)))));
     assign y_pipe = ((((state == 16'h0013) || (state == 16'h0013)) || (state == 16'h002f)) || (state == 16'h002f));
     assign y_wr_cmd_valid = ((((((state == 16'h0011) && (!y_wr_issued)) || ((state == 16'h001e) && (!y_wr_issued))) || ((state == 16'h0023) && (!y_wr_issued))) || ((state == 16'h0028) && (!y_wr_issued))) || ((state == 16'h002d) && (!y_wr_issued)));
-    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_29[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_153[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_171[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_189[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_207[31:0] : 32'h00000000)))));
+    assign y_wr_cmd_addr = (((state == 16'h0011) && (!y_wr_issued)) ? q_28[31:0] : (((state == 16'h001e) && (!y_wr_issued)) ? q_154[31:0] : (((state == 16'h0023) && (!y_wr_issued)) ? q_172[31:0] : (((state == 16'h0028) && (!y_wr_issued)) ? q_190[31:0] : (((state == 16'h002d) && (!y_wr_issued)) ? q_208[31:0] : 32'h00000000)))));
     assign y_wr_cmd_len = (((state == 16'h0011) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h001e) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0023) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h0028) && (!y_wr_issued)) ? 32'h00000004 : (((state == 16'h002d) && (!y_wr_issued)) ? 32'h00000004 : 32'h00000000)))));
     assign y_wr_valid = ((((((state == 16'h0011) && y_wr_issued) || ((state == 16'h001e) && y_wr_issued)) || ((state == 16'h0023) && y_wr_issued)) || ((state == 16'h0028) && y_wr_issued)) || ((state == 16'h002d) && y_wr_issued));
-    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_34 : (((state == 16'h001e) && y_wr_issued) ? r_158 : (((state == 16'h0023) && y_wr_issued) ? r_176 : (((state == 16'h0028) && y_wr_issued) ? r_194 : (((state == 16'h002d) && y_wr_issued) ? r_212 : 32'h00000000)))));
+    assign y_wr_data = (((state == 16'h0011) && y_wr_issued) ? r_33 : (((state == 16'h001e) && y_wr_issued) ? r_159 : (((state == 16'h0023) && y_wr_issued) ? r_177 : (((state == 16'h0028) && y_wr_issued) ? r_195 : (((state == 16'h002d) && y_wr_issued) ? r_213 : 32'h00000000)))));
     assign y_wr_strb = (((state == 16'h0011) && y_wr_issued) ? 4'hf : (((state == 16'h001e) && y_wr_issued) ? 4'hf : (((state == 16'h0023) && y_wr_issued) ? 4'hf : (((state == 16'h0028) && y_wr_issued) ? 4'hf : (((state == 16'h002d) && y_wr_issued) ? 4'hf : 4'h0)))));
     assign u4_fp_mul_go = ((((((state == 16'h000e) && (!u4_fp_mul_issued)) || ((state == 16'h001b) && (!u4_fp_mul_issued))) || ((state == 16'h0020) && (!u4_fp_mul_issued))) || ((state == 16'h0025) && (!u4_fp_mul_issued))) || ((state == 16'h002a) && (!u4_fp_mul_issued)));
-    assign u4_fp_mul_a_in = ((state == 16'h000e) ? w_21 : ((state == 16'h001b) ? w_145 : ((state == 16'h0020) ? w_145 : ((state == 16'h0025) ? w_145 : ((state == 16'h002a) ? w_145 : 32'h00000000)))));
-    assign u4_fp_mul_b_in = ((state == 16'h000e) ? v_25 : ((state == 16'h001b) ? v_149 : ((state == 16'h0020) ? v_167 : ((state == 16'h0025) ? v_185 : ((state == 16'h002a) ? v_203 : 32'h00000000)))));
+    assign u4_fp_mul_a_in = ((state == 16'h000e) ? w_20 : ((state == 16'h001b) ? w_146 : ((state == 16'h0020) ? w_146 : ((state == 16'h0025) ? w_146 : ((state == 16'h002a) ? w_146 : 32'h00000000)))));
+    assign u4_fp_mul_b_in = ((state == 16'h000e) ? v_24 : ((state == 16'h001b) ? v_150 : ((state == 16'h0020) ? v_168 : ((state == 16'h0025) ? v_186 : ((state == 16'h002a) ? v_204 : 32'h00000000)))));
     assign u5_fp_add_go = ((((((state == 16'h0010) && (!u5_fp_add_issued)) || ((state == 16'h001d) && (!u5_fp_add_issued))) || ((state == 16'h0022) && (!u5_fp_add_issued))) || ((state == 16'h0027) && (!u5_fp_add_issued))) || ((state == 16'h002c) && (!u5_fp_add_issued)));
-    assign u5_fp_add_a_in = ((state == 16'h0010) ? r_28 : ((state == 16'h001d) ? r_152 : ((state == 16'h0022) ? r_170 : ((state == 16'h0027) ? r_188 : ((state == 16'h002c) ? r_206 : 32'h00000000)))));
-    assign u5_fp_add_b_in = ((state == 16'h0010) ? v_31 : ((state == 16'h001d) ? v_155 : ((state == 16'h0022) ? v_173 : ((state == 16'h0027) ? v_191 : ((state == 16'h002c) ? v_209 : 32'h00000000)))));
+    assign u5_fp_add_a_in = ((state == 16'h0010) ? r_27 : ((state == 16'h001d) ? r_153 : ((state == 16'h0022) ? r_171 : ((state == 16'h0027) ? r_189 : ((state == 16'h002c) ? r_207 : 32'h00000000)))));
+    assign u5_fp_add_b_in = ((state == 16'h0010) ? v_30 : ((state == 16'h001d) ? v_156 : ((state == 16'h0022) ? v_174 : ((state == 16'h0027) ? v_192 : ((state == 16'h002c) ? v_210 : 32'h00000000)))));
     assign u5_fp_add_sub_in = ((state == 16'h0010) ? 1'h0 : ((state == 16'h001d) ? 1'h0 : ((state == 16'h0022) ? 1'h0 : ((state == 16'h0027) ? 1'h0 : ((state == 16'h002c) ? 1'h0 : 1'h0)))));
     assign p1u0_fp_mul_go = ((((p1_slot == 2'h0) || (p1_slot == 2'h1)) || (p1_slot == 2'h2)) || (p1_slot == 2'h3));
-    assign p1u0_fp_mul_a_in = ((p1_slot == 2'h0) ? w_226 : ((p1_slot == 2'h1) ? w_226 : ((p1_slot == 2'h2) ? w_226 : ((p1_slot == 2'h3) ? w_226 : 32'h00000000))));
-    assign p1u0_fp_mul_b_in = ((p1_slot == 2'h0) ? pld_229 : ((p1_slot == 2'h1) ? pld_269 : ((p1_slot == 2'h2) ? pld_308 : ((p1_slot == 2'h3) ? pld_347 : 32'h00000000))));
+    assign p1u0_fp_mul_a_in = ((p1_slot == 2'h0) ? w_229 : ((p1_slot == 2'h1) ? w_229 : ((p1_slot == 2'h2) ? w_229 : ((p1_slot == 2'h3) ? w_229 : 32'h00000000))));
+    assign p1u0_fp_mul_b_in = ((p1_slot == 2'h0) ? pld_232 : ((p1_slot == 2'h1) ? pld_272 : ((p1_slot == 2'h2) ? pld_311 : ((p1_slot == 2'h3) ? pld_350 : 32'h00000000))));
     assign p1u1_fp_add_go = ((((p1_slot == 2'h0) || (p1_slot == 2'h1)) || (p1_slot == 2'h2)) || (p1_slot == 2'h3));
-    assign p1u1_fp_add_a_in = ((p1_slot == 2'h0) ? pw_236 : ((p1_slot == 2'h1) ? pw_276 : ((p1_slot == 2'h2) ? pw_315 : ((p1_slot == 2'h3) ? pw_354 : 32'h00000000))));
-    assign p1u1_fp_add_b_in = ((p1_slot == 2'h0) ? pq_238 : ((p1_slot == 2'h1) ? pq_278 : ((p1_slot == 2'h2) ? pq_317 : ((p1_slot == 2'h3) ? pq_356 : 32'h00000000))));
+    assign p1u1_fp_add_a_in = ((p1_slot == 2'h0) ? pw_239 : ((p1_slot == 2'h1) ? pw_279 : ((p1_slot == 2'h2) ? pw_318 : ((p1_slot == 2'h3) ? pw_357 : 32'h00000000))));
+    assign p1u1_fp_add_b_in = ((p1_slot == 2'h0) ? pq_241 : ((p1_slot == 2'h1) ? pq_281 : ((p1_slot == 2'h2) ? pq_320 : ((p1_slot == 2'h3) ? pq_359 : 32'h00000000))));
     assign p1u1_fp_add_sub_in = ((p1_slot == 2'h0) ? 1'h0 : ((p1_slot == 2'h1) ? 1'h0 : ((p1_slot == 2'h2) ? 1'h0 : ((p1_slot == 2'h3) ? 1'h0 : 1'h0))));
-    assign probes = {((state == 16'h002f) && (((p1_slot == 2'h3) && p1_en) && (p1_valid[0] && p1_go))), ((state == 16'h002f) && (((p1_slot == 2'h3) && p1_en) && p1_valid[0])), ((state == 16'h002f) && (p1_admit && p1_stall)), ((state == 16'h002f) && p1_stall), ((state == 16'h002f) && p1_admit), (state == 16'h002f), ((state == 16'h0013) && ((1'h1 && p2_en) && (p2_valid[0] && pw_37))), ((state == 16'h0013) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h0013) && (p2_admit && p2_stall)), ((state == 16'h0013) && p2_stall), ((state == 16'h0013) && p2_admit), (state == 16'h0013)};
+    assign probes = {((state == 16'h002f) && (((p1_slot == 2'h3) && p1_en) && (p1_valid[0] && p1_go))), ((state == 16'h002f) && (((p1_slot == 2'h3) && p1_en) && p1_valid[0])), ((state == 16'h002f) && (p1_admit && p1_stall)), ((state == 16'h002f) && p1_stall), ((state == 16'h002f) && p1_admit), (state == 16'h002f), ((state == 16'h0013) && ((1'h1 && p2_en) && (p2_valid[0] && pw_36))), ((state == 16'h0013) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h0013) && (p2_admit && p2_stall)), ((state == 16'h0013) && p2_stall), ((state == 16'h0013) && p2_admit), (state == 16'h0013)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_6[63:0], w_23[63:32], q_29[63:32], p2_go, pw_46[63:32], p2u2_fp_mul_valid, p2u3_fp_add_valid, pq_124[63:32], w_147[63:32], q_153[63:32], q_165[63:32], q_171[63:32], q_183[63:32],
-        q_189[63:32], q_201[63:32], q_207[63:32], pw_228[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, pq_261[63:32], pw_268[63:32], pq_301[63:32], pw_307[63:32], pq_340[63:32], pw_346[63:32], pq_379[63:32]};
+    wire ohls_unused = &{1'b0, x_rd_last, y_rd_last, w_1[63:8], w_22[63:32], q_28[63:32], p2_go, pw_45[63:32], p2u2_fp_mul_valid, p2u3_fp_add_valid, pq_123[63:32], w_148[63:32], q_154[63:32], q_166[63:32], q_172[63:32], q_184[63:32], q_190[63:32],
+        q_202[63:32], q_208[63:32], pw_231[63:32], p1u0_fp_mul_valid, p1u1_fp_add_valid, pq_264[63:32], pw_271[63:32], pq_304[63:32], pw_310[63:32], pq_343[63:32], pw_349[63:32], pq_382[63:32]};
 endmodule
 `default_nettype wire

@@ -74,192 +74,191 @@ module stencil2d_datapath (
     wire [63:0] pv_1;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_2;  // stencil2d_local.cl:7:6
     wire [7:0]  w_3;  // stencil2d_local.cl:7:6
-    wire        pw_4;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_4;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_5;  // stencil2d_local.cl:7:6
+    wire        pw_6;  // stencil2d_local.cl:7:6
     reg         p5_go;
-    wire [31:0] w_5;  // stencil2d_local.cl:11:14
-    wire [63:0] w_6;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_7;  // stencil2d_local.cl:11:14
-    wire [31:0] w_8;  // stencil2d_local.cl:12:14
-    wire [63:0] w_9;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_10;  // stencil2d_local.cl:12:14
-    wire [31:0] w_11;  // stencil2d_local.cl:27:15
-    wire [63:0] w_12;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_13;  // stencil2d_local.cl:27:22
-    wire [15:0] w_14;  // stencil2d_local.cl:27:22
+    wire [31:0] w_7;  // stencil2d_local.cl:11:14
+    wire [63:0] w_8;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_9;  // stencil2d_local.cl:11:14
+    wire [31:0] w_10;  // stencil2d_local.cl:12:14
+    wire [63:0] w_11;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_12;  // stencil2d_local.cl:12:14
+    wire [31:0] w_13;  // stencil2d_local.cl:27:15
+    wire [63:0] w_14;  // stencil2d_local.cl:27:22
     wire [15:0] pw_15;  // stencil2d_local.cl:27:22
     wire [15:0] w_16;  // stencil2d_local.cl:27:22
     wire [15:0] pw_17;  // stencil2d_local.cl:27:22
-    wire [15:0] pw_18;  // stencil2d_local.cl:27:22
-    wire [15:0] w_19;  // stencil2d_local.cl:27:22
+    wire [15:0] w_18;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_19;  // stencil2d_local.cl:27:22
     wire [15:0] pw_20;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_21;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_22;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_23;  // stencil2d_local.cl:11:14
-    wire [7:0]  pw_24;  // stencil2d_local.cl:27:22
-    wire [7:0]  w_25;  // stencil2d_local.cl:27:22
+    wire [15:0] w_21;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_22;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_23;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_24;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_25;  // stencil2d_local.cl:11:14
     wire [7:0]  pw_26;  // stencil2d_local.cl:27:22
-    wire [7:0]  pw_27;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_28;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_29;  // stencil2d_local.cl:27:22
+    wire [7:0]  w_27;  // stencil2d_local.cl:27:22
+    wire [7:0]  pw_28;  // stencil2d_local.cl:27:22
+    wire [7:0]  pw_29;  // stencil2d_local.cl:27:22
     wire [63:0] pw_30;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_48;  // stencil2d_local.cl:27:22
-    wire [63:0] pwa_49;
-    wire [31:0] prd_50;  // stencil2d_local.cl:27:22
-    wire        go_51;
+    reg  [63:0] pq_31;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_32;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_50;  // stencil2d_local.cl:27:22
+    wire [63:0] pwa_51;
+    wire [31:0] prd_52;  // stencil2d_local.cl:27:22
+    wire        go_53;
     wire        p5u0_fp_mul_valid;
     wire [31:0] p5u0_fp_mul_result;
-    wire [31:0] fnan_52;
-    wire [32:0] fov_53;
-    reg  [32:0] pd_54;
-    reg  [32:0] pd_55;
+    wire [31:0] fnan_54;
+    wire [32:0] fov_55;
     reg  [32:0] pd_56;
     reg  [32:0] pd_57;
-    wire [31:0] pw_58;  // stencil2d_local.cl:27:15
-    wire [31:0] w_59;  // stencil2d_local.cl:28:15
-    wire [63:0] w_60;  // stencil2d_local.cl:28:25
-    wire [63:0] pw_61;  // stencil2d_local.cl:28:25
-    wire [63:0] pwa_62;
-    wire [31:0] prd_63;  // stencil2d_local.cl:28:25
-    wire [63:0] w_64;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_65;  // stencil2d_local.cl:28:44
-    wire [63:0] pwa_66;
-    wire [31:0] prd_67;  // stencil2d_local.cl:28:44
-    wire        go_68;
+    reg  [32:0] pd_58;
+    reg  [32:0] pd_59;
+    wire [31:0] pw_60;  // stencil2d_local.cl:27:15
+    wire [31:0] w_61;  // stencil2d_local.cl:28:15
+    wire [63:0] w_62;  // stencil2d_local.cl:28:25
+    wire [63:0] pw_63;  // stencil2d_local.cl:28:25
+    wire [63:0] pwa_64;
+    wire [31:0] prd_65;  // stencil2d_local.cl:28:25
+    wire [63:0] w_66;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_67;  // stencil2d_local.cl:28:44
+    wire [63:0] pwa_68;
+    wire [31:0] prd_69;  // stencil2d_local.cl:28:44
+    wire        go_70;
     wire        p5u1_fp_add_valid;
     wire [31:0] p5u1_fp_add_result;
-    wire [31:0] fnan_69;
-    wire [32:0] fov_70;
-    reg  [32:0] pd_71;
-    reg  [32:0] pd_72;
+    wire [31:0] fnan_71;
+    wire [32:0] fov_72;
     reg  [32:0] pd_73;
     reg  [32:0] pd_74;
     reg  [32:0] pd_75;
     reg  [32:0] pd_76;
-    wire [31:0] pw_77;  // stencil2d_local.cl:28:25
-    wire [63:0] w_78;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_84;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_85;  // stencil2d_local.cl:28:63
-    reg  [63:0] pq_91;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_92;  // stencil2d_local.cl:28:63
-    wire [63:0] pwa_93;
-    wire [31:0] prd_94;  // stencil2d_local.cl:28:63
-    wire        go_95;
+    reg  [32:0] pd_77;
+    reg  [32:0] pd_78;
+    wire [31:0] pw_79;  // stencil2d_local.cl:28:25
+    reg  [15:0] pq_86;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_87;  // stencil2d_local.cl:28:63
+    wire [63:0] pw_88;  // stencil2d_local.cl:28:63
+    reg  [63:0] pq_94;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_95;  // stencil2d_local.cl:28:63
+    wire [63:0] pwa_96;
+    wire [31:0] prd_97;  // stencil2d_local.cl:28:63
+    wire        go_98;
     wire        p5u2_fp_add_valid;
     wire [31:0] p5u2_fp_add_result;
-    wire [31:0] fnan_96;
-    wire [32:0] fov_97;
-    reg  [32:0] pd_98;
-    reg  [32:0] pd_99;
-    reg  [32:0] pd_100;
+    wire [31:0] fnan_99;
+    wire [32:0] fov_100;
     reg  [32:0] pd_101;
     reg  [32:0] pd_102;
     reg  [32:0] pd_103;
-    wire [31:0] pw_104;  // stencil2d_local.cl:28:25
-    wire [63:0] w_105;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_111;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_112;  // stencil2d_local.cl:28:82
-    reg  [63:0] pq_118;  // stencil2d_local.cl:27:22
-    wire [63:0] pw_119;  // stencil2d_local.cl:28:82
-    wire [63:0] pwa_120;
-    wire [31:0] prd_121;  // stencil2d_local.cl:28:82
-    wire        go_122;
+    reg  [32:0] pd_104;
+    reg  [32:0] pd_105;
+    reg  [32:0] pd_106;
+    wire [31:0] pw_107;  // stencil2d_local.cl:28:25
+    wire [15:0] w_108;  // stencil2d_local.cl:28:82
+    reg  [15:0] pq_114;  // stencil2d_local.cl:27:22
+    wire [15:0] pw_115;  // stencil2d_local.cl:28:82
+    wire [63:0] pw_116;  // stencil2d_local.cl:28:82
+    wire [63:0] pw_117;  // stencil2d_local.cl:28:82
+    reg  [63:0] pq_123;  // stencil2d_local.cl:27:22
+    wire [63:0] pw_124;  // stencil2d_local.cl:28:82
+    wire [63:0] pwa_125;
+    wire [31:0] prd_126;  // stencil2d_local.cl:28:82
+    wire        go_127;
     wire        p5u3_fp_add_valid;
     wire [31:0] p5u3_fp_add_result;
-    wire [31:0] fnan_123;
-    wire [32:0] fov_124;
-    reg  [32:0] pd_125;
-    reg  [32:0] pd_126;
-    reg  [32:0] pd_127;
-    reg  [32:0] pd_128;
-    reg  [32:0] pd_129;
+    wire [31:0] fnan_128;
+    wire [32:0] fov_129;
     reg  [32:0] pd_130;
-    wire [31:0] pw_131;  // stencil2d_local.cl:28:25
-    wire        go_132;
+    reg  [32:0] pd_131;
+    reg  [32:0] pd_132;
+    reg  [32:0] pd_133;
+    reg  [32:0] pd_134;
+    reg  [32:0] pd_135;
+    wire [31:0] pw_136;  // stencil2d_local.cl:28:25
+    wire        go_137;
     wire        p5u4_fp_mul_valid;
     wire [31:0] p5u4_fp_mul_result;
-    wire [31:0] fnan_133;
-    wire [32:0] fov_134;
-    reg  [32:0] pd_135;
-    reg  [32:0] pd_136;
-    reg  [32:0] pd_137;
-    reg  [32:0] pd_138;
-    wire [31:0] pw_139;  // stencil2d_local.cl:28:15
-    wire        go_140;
+    wire [31:0] fnan_138;
+    wire [32:0] fov_139;
+    reg  [32:0] pd_140;
+    reg  [32:0] pd_141;
+    reg  [32:0] pd_142;
+    reg  [32:0] pd_143;
+    wire [31:0] pw_144;  // stencil2d_local.cl:28:15
+    wire        go_145;
     wire        p5u5_fp_add_valid;
     wire [31:0] p5u5_fp_add_result;
-    wire [31:0] fnan_141;
-    wire [32:0] fov_142;
-    reg  [32:0] pd_143;
-    reg  [32:0] pd_144;
-    reg  [32:0] pd_145;
-    reg  [32:0] pd_146;
-    reg  [32:0] pd_147;
+    wire [31:0] fnan_146;
+    wire [32:0] fov_147;
     reg  [32:0] pd_148;
-    wire [31:0] pw_149;  // stencil2d_local.cl:27:15
-    wire [63:0] w_150;  // stencil2d_local.cl:29:5
-    wire [31:0] w_151;  // stencil2d_local.cl:29:14
-    wire [31:0] pw_152;  // stencil2d_local.cl:11:14
-    wire [31:0] w_153;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_154;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_183;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_184;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_185;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_186;  // stencil2d_local.cl:12:14
-    wire [31:0] w_187;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_188;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_215;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_216;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_217;  // stencil2d_local.cl:12:14
-    wire [26:0] pw_218;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_219;  // stencil2d_local.cl:29:9
-    wire [26:0] pw_220;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_221;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_222;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_225;  // stencil2d_local.cl:29:9
-    wire [26:0] pw_226;  // stencil2d_local.cl:29:9
+    reg  [32:0] pd_149;
+    reg  [32:0] pd_150;
+    reg  [32:0] pd_151;
+    reg  [32:0] pd_152;
+    reg  [32:0] pd_153;
+    wire [31:0] pw_154;  // stencil2d_local.cl:27:15
+    wire [63:0] w_155;  // stencil2d_local.cl:29:5
+    wire [31:0] w_156;  // stencil2d_local.cl:29:14
+    wire [31:0] pw_157;  // stencil2d_local.cl:11:14
+    wire [31:0] w_158;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_159;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_188;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_189;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_190;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_191;  // stencil2d_local.cl:12:14
+    wire [31:0] w_192;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_193;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_220;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_221;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_222;  // stencil2d_local.cl:12:14
+    wire [26:0] pw_223;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_224;  // stencil2d_local.cl:29:9
+    wire [26:0] pw_225;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_226;  // stencil2d_local.cl:29:9
     wire [31:0] pw_227;  // stencil2d_local.cl:29:9
-    wire [31:0] w_228;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_229;  // stencil2d_local.cl:29:9
-    wire [4:0]  pw_230;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_231;  // stencil2d_local.cl:29:9
-    wire [4:0]  pw_232;  // stencil2d_local.cl:29:9
-    wire [4:0]  pw_233;  // stencil2d_local.cl:29:9
-    wire [4:0]  pw_234;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_230;  // stencil2d_local.cl:29:9
+    wire [26:0] pw_231;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_232;  // stencil2d_local.cl:29:9
+    wire [31:0] w_233;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_234;  // stencil2d_local.cl:29:9
     wire [4:0]  pw_235;  // stencil2d_local.cl:29:9
     wire [31:0] pw_236;  // stencil2d_local.cl:29:9
     wire [4:0]  pw_237;  // stencil2d_local.cl:29:9
     wire [4:0]  pw_238;  // stencil2d_local.cl:29:9
-    reg  [4:0]  pq_240;  // stencil2d_local.cl:29:9
-    reg  [4:0]  pq_242;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_239;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_240;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_241;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_242;  // stencil2d_local.cl:29:9
     wire [4:0]  pw_243;  // stencil2d_local.cl:29:9
-    reg  [4:0]  pq_244;  // stencil2d_local.cl:29:9
-    wire [4:0]  pw_245;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_246;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_247;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_248;  // stencil2d_local.cl:29:9
-    wire [31:0] pw_249;  // stencil2d_local.cl:29:9
-    wire [63:0] pw_250;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_251;  // stencil2d_local.cl:29:5
-    wire [63:0] pw_252;  // stencil2d_local.cl:29:5
-    wire [63:0] pv_253;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_254;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_255;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_256;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_257;  // stencil2d_local.cl:7:6
-    wire        pw_258;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_259;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_260;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_261;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_262;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_263;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_264;  // stencil2d_local.cl:7:6
+    reg  [4:0]  pq_245;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_247;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_248;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_249;  // stencil2d_local.cl:29:9
+    wire [4:0]  pw_250;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_251;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_252;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_253;  // stencil2d_local.cl:29:9
+    wire [31:0] pw_254;  // stencil2d_local.cl:29:9
+    wire [63:0] pw_255;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_256;  // stencil2d_local.cl:29:5
+    wire [63:0] pw_257;  // stencil2d_local.cl:29:5
+    wire [63:0] pv_258;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_259;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_260;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_261;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_262;  // stencil2d_local.cl:7:6
+    wire        pw_263;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_264;  // stencil2d_local.cl:7:6
     wire [7:0]  pw_265;  // stencil2d_local.cl:7:6
     wire [63:0] pw_266;  // stencil2d_local.cl:7:6
-    reg  [63:0] pq_155;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_156;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_157;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_158;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_159;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_267;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_268;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_269;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_270;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_271;  // stencil2d_local.cl:7:6
     reg  [63:0] pq_160;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_161;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_162;  // stencil2d_local.cl:11:14
@@ -283,18 +282,11 @@ module stencil2d_datapath (
     reg  [63:0] pq_180;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_181;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_182;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_79;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_80;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_81;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_82;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_83;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_106;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_107;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_108;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_109;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_110;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_31;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_32;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_183;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_184;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_185;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_186;  // stencil2d_local.cl:11:14
+    reg  [63:0] pq_187;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_33;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_34;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_35;  // stencil2d_local.cl:27:22
@@ -310,21 +302,29 @@ module stencil2d_datapath (
     reg  [63:0] pq_45;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_46;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_47;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_86;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_87;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_88;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_48;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_49;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_80;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_81;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_82;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_83;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_84;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_85;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_109;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_110;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_111;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_112;  // stencil2d_local.cl:27:22
+    reg  [15:0] pq_113;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_89;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_90;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_113;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_114;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_115;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_116;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_117;  // stencil2d_local.cl:27:22
-    reg  [63:0] pq_189;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_190;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_191;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_192;  // stencil2d_local.cl:12:14
-    reg  [63:0] pq_193;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_91;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_92;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_93;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_118;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_119;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_120;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_121;  // stencil2d_local.cl:27:22
+    reg  [63:0] pq_122;  // stencil2d_local.cl:27:22
     reg  [63:0] pq_194;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_195;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_196;  // stencil2d_local.cl:12:14
@@ -346,117 +346,117 @@ module stencil2d_datapath (
     reg  [63:0] pq_212;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_213;  // stencil2d_local.cl:12:14
     reg  [63:0] pq_214;  // stencil2d_local.cl:12:14
-    reg  [31:0] pq_223;  // stencil2d_local.cl:29:9
-    reg  [31:0] pq_224;  // stencil2d_local.cl:29:9
-    reg  [4:0]  pq_239;  // stencil2d_local.cl:29:9
-    reg  [4:0]  pq_241;  // stencil2d_local.cl:29:9
+    reg  [63:0] pq_215;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_216;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_217;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_218;  // stencil2d_local.cl:12:14
+    reg  [63:0] pq_219;  // stencil2d_local.cl:12:14
+    reg  [31:0] pq_228;  // stencil2d_local.cl:29:9
+    reg  [31:0] pq_229;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_244;  // stencil2d_local.cl:29:9
+    reg  [4:0]  pq_246;  // stencil2d_local.cl:29:9
     reg  [6:0]  p5_drain;
-    wire [63:0] w_267;  // stencil2d_local.cl:7:6
+    wire [63:0] w_272;  // stencil2d_local.cl:7:6
     reg  [48:0] p4_valid;  // stencil2d_local.cl:23:5
     reg         p4_admit;
     wire        p4_stall;
     wire        p4_en;
-    wire [63:0] pv_268;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_269;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_270;  // stencil2d_local.cl:23:5
-    wire        pw_271;  // stencil2d_local.cl:23:5
+    wire [63:0] pv_273;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_274;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_275;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_276;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_277;  // stencil2d_local.cl:23:5
+    wire        pw_278;  // stencil2d_local.cl:23:5
     reg         p4_go;
-    wire [31:0] w_272;  // stencil2d_local.cl:11:14
-    wire [63:0] w_273;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_274;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_275;  // stencil2d_local.cl:11:14
-    wire [31:0] w_276;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_277;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_278;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_279;  // stencil2d_local.cl:11:14
-    wire [31:0] w_280;  // stencil2d_local.cl:12:14
-    wire [63:0] w_281;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_282;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_283;  // stencil2d_local.cl:12:14
-    wire [31:0] w_284;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_285;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_286;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_287;  // stencil2d_local.cl:12:14
-    wire [63:0] w_288;  // stencil2d_local.cl:24:9
-    wire [31:0] w_289;  // stencil2d_local.cl:24:35
-    wire [63:0] w_290;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_291;  // stencil2d_local.cl:24:9
-    wire [7:0]  pw_292;  // stencil2d_local.cl:24:9
-    wire [7:0]  w_293;  // stencil2d_local.cl:24:9
-    wire [7:0]  pw_294;  // stencil2d_local.cl:24:9
-    wire [7:0]  w_295;  // stencil2d_local.cl:24:9
-    wire [7:0]  pw_296;  // stencil2d_local.cl:24:9
-    wire [63:0] pw_297;  // stencil2d_local.cl:24:9
+    wire [31:0] w_279;  // stencil2d_local.cl:11:14
+    wire [63:0] w_280;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_281;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_282;  // stencil2d_local.cl:11:14
+    wire [31:0] w_283;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_284;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_285;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_286;  // stencil2d_local.cl:11:14
+    wire [31:0] w_287;  // stencil2d_local.cl:12:14
+    wire [63:0] w_288;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_289;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_290;  // stencil2d_local.cl:12:14
+    wire [31:0] w_291;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_292;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_293;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_294;  // stencil2d_local.cl:12:14
+    wire [63:0] w_295;  // stencil2d_local.cl:24:9
+    wire [31:0] w_296;  // stencil2d_local.cl:24:35
+    wire [63:0] w_297;  // stencil2d_local.cl:24:9
     wire [63:0] pw_298;  // stencil2d_local.cl:24:9
-    wire [31:0] w_299;  // stencil2d_local.cl:24:35
-    wire [31:0] pw_300;  // stencil2d_local.cl:24:35
-    wire        pw_301;  // stencil2d_local.cl:24:30
-    wire [63:0] w_302;  // stencil2d_local.cl:24:48
-    wire [31:0] w_303;  // stencil2d_local.cl:24:62
-    wire [31:0] w_304;  // stencil2d_local.cl:24:57
-    wire [31:0] pw_305;  // stencil2d_local.cl:24:52
-    wire [26:0] pw_306;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_307;  // stencil2d_local.cl:24:52
-    wire [26:0] pw_308;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_309;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_310;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_313;  // stencil2d_local.cl:24:52
-    wire [26:0] pw_314;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_315;  // stencil2d_local.cl:24:52
-    wire [31:0] w_316;  // stencil2d_local.cl:24:52
+    wire [7:0]  pw_299;  // stencil2d_local.cl:24:9
+    wire [7:0]  w_300;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_301;  // stencil2d_local.cl:24:9
+    wire [7:0]  w_302;  // stencil2d_local.cl:24:9
+    wire [7:0]  pw_303;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_304;  // stencil2d_local.cl:24:9
+    wire [63:0] pw_305;  // stencil2d_local.cl:24:9
+    wire [31:0] w_306;  // stencil2d_local.cl:24:35
+    wire [31:0] pw_307;  // stencil2d_local.cl:24:35
+    wire        pw_308;  // stencil2d_local.cl:24:30
+    wire [63:0] w_309;  // stencil2d_local.cl:24:48
+    wire [31:0] w_310;  // stencil2d_local.cl:24:62
+    wire [31:0] w_311;  // stencil2d_local.cl:24:57
+    wire [31:0] pw_312;  // stencil2d_local.cl:24:52
+    wire [26:0] pw_313;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_314;  // stencil2d_local.cl:24:52
+    wire [26:0] pw_315;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_316;  // stencil2d_local.cl:24:52
     wire [31:0] pw_317;  // stencil2d_local.cl:24:52
-    wire [4:0]  pw_318;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_319;  // stencil2d_local.cl:24:52
-    wire [4:0]  pw_320;  // stencil2d_local.cl:24:52
-    wire [4:0]  pw_321;  // stencil2d_local.cl:24:52
-    wire [4:0]  pw_322;  // stencil2d_local.cl:24:52
-    wire [4:0]  pw_323;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_320;  // stencil2d_local.cl:24:52
+    wire [26:0] pw_321;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_322;  // stencil2d_local.cl:24:52
+    wire [31:0] w_323;  // stencil2d_local.cl:24:52
     wire [31:0] pw_324;  // stencil2d_local.cl:24:52
     wire [4:0]  pw_325;  // stencil2d_local.cl:24:52
-    wire [4:0]  pw_326;  // stencil2d_local.cl:24:52
-    reg  [4:0]  pq_328;  // stencil2d_local.cl:24:52
-    reg  [4:0]  pq_330;  // stencil2d_local.cl:24:52
-    wire [4:0]  pw_331;  // stencil2d_local.cl:24:52
-    reg  [4:0]  pq_332;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_326;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_327;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_328;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_329;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_330;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_331;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_332;  // stencil2d_local.cl:24:52
     wire [4:0]  pw_333;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_334;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_335;  // stencil2d_local.cl:24:52
-    wire [31:0] pw_336;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_339;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_340;  // stencil2d_local.cl:24:52
-    wire [63:0] pw_341;  // stencil2d_local.cl:24:48
-    wire [63:0] w_342;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_343;  // stencil2d_local.cl:24:48
-    wire [63:0] pw_344;  // stencil2d_local.cl:24:48
-    reg         pq_347;  // stencil2d_local.cl:24:30
-    reg         pq_391;  // stencil2d_local.cl:24:30
-    wire [31:0] pld_392;  // stencil2d_local.cl:24:48
-    wire [31:0] pv_393;  // stencil2d_local.cl:24:30
-    wire [31:0] pm_394;  // stencil2d_local.cl:24:30
-    wire [31:0] w_395;  // stencil2d_local.cl:24:76
-    wire [31:0] pm_396;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_443;  // stencil2d_local.cl:24:9
-    wire [63:0] pwa_444;
-    wire [63:0] pv_445;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_446;  // stencil2d_local.cl:23:5
-    wire [7:0]  w_447;  // stencil2d_local.cl:23:5
-    wire [7:0]  pw_448;  // stencil2d_local.cl:23:5
-    wire [63:0] pw_449;  // stencil2d_local.cl:23:5
-    reg  [31:0] pq_311;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_312;  // stencil2d_local.cl:24:52
-    reg  [4:0]  pq_327;  // stencil2d_local.cl:24:52
-    reg  [4:0]  pq_329;  // stencil2d_local.cl:24:52
-    reg  [31:0] pq_337;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_338;  // stencil2d_local.cl:11:14
-    reg         pq_345;  // stencil2d_local.cl:24:30
-    reg         pq_346;  // stencil2d_local.cl:24:30
-    reg         pq_348;  // stencil2d_local.cl:24:30
-    reg         pq_349;  // stencil2d_local.cl:24:30
-    reg         pq_350;  // stencil2d_local.cl:24:30
-    reg         pq_351;  // stencil2d_local.cl:24:30
+    reg  [4:0]  pq_335;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_337;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_338;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_339;  // stencil2d_local.cl:24:52
+    wire [4:0]  pw_340;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_341;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_342;  // stencil2d_local.cl:24:52
+    wire [31:0] pw_343;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_346;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_347;  // stencil2d_local.cl:24:52
+    wire [63:0] pw_348;  // stencil2d_local.cl:24:48
+    wire [63:0] w_349;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_350;  // stencil2d_local.cl:24:48
+    wire [63:0] pw_351;  // stencil2d_local.cl:24:48
+    reg         pq_354;  // stencil2d_local.cl:24:30
+    reg         pq_398;  // stencil2d_local.cl:24:30
+    wire [31:0] pld_399;  // stencil2d_local.cl:24:48
+    wire [31:0] pv_400;  // stencil2d_local.cl:24:30
+    wire [31:0] pm_401;  // stencil2d_local.cl:24:30
+    wire [31:0] w_402;  // stencil2d_local.cl:24:76
+    wire [31:0] pm_403;  // stencil2d_local.cl:24:30
+    reg  [63:0] pq_450;  // stencil2d_local.cl:24:9
+    wire [63:0] pwa_451;
+    wire [63:0] pv_452;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_453;  // stencil2d_local.cl:23:5
+    wire [7:0]  w_454;  // stencil2d_local.cl:23:5
+    wire [7:0]  pw_455;  // stencil2d_local.cl:23:5
+    wire [63:0] pw_456;  // stencil2d_local.cl:23:5
+    reg  [31:0] pq_318;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_319;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_334;  // stencil2d_local.cl:24:52
+    reg  [4:0]  pq_336;  // stencil2d_local.cl:24:52
+    reg  [31:0] pq_344;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_345;  // stencil2d_local.cl:11:14
     reg         pq_352;  // stencil2d_local.cl:24:30
     reg         pq_353;  // stencil2d_local.cl:24:30
-    reg         pq_354;  // stencil2d_local.cl:24:30
     reg         pq_355;  // stencil2d_local.cl:24:30
     reg         pq_356;  // stencil2d_local.cl:24:30
     reg         pq_357;  // stencil2d_local.cl:24:30
@@ -493,13 +493,13 @@ module stencil2d_datapath (
     reg         pq_388;  // stencil2d_local.cl:24:30
     reg         pq_389;  // stencil2d_local.cl:24:30
     reg         pq_390;  // stencil2d_local.cl:24:30
-    reg  [63:0] pq_397;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_398;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_399;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_400;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_401;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_402;  // stencil2d_local.cl:24:9
-    reg  [63:0] pq_403;  // stencil2d_local.cl:24:9
+    reg         pq_391;  // stencil2d_local.cl:24:30
+    reg         pq_392;  // stencil2d_local.cl:24:30
+    reg         pq_393;  // stencil2d_local.cl:24:30
+    reg         pq_394;  // stencil2d_local.cl:24:30
+    reg         pq_395;  // stencil2d_local.cl:24:30
+    reg         pq_396;  // stencil2d_local.cl:24:30
+    reg         pq_397;  // stencil2d_local.cl:24:30
     reg  [63:0] pq_404;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_405;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_406;  // stencil2d_local.cl:24:9
@@ -539,117 +539,117 @@ module stencil2d_datapath (
     reg  [63:0] pq_440;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_441;  // stencil2d_local.cl:24:9
     reg  [63:0] pq_442;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_443;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_444;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_445;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_446;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_447;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_448;  // stencil2d_local.cl:24:9
+    reg  [63:0] pq_449;  // stencil2d_local.cl:24:9
     reg  [5:0]  p4_drain;
-    wire [63:0] w_450;  // stencil2d_local.cl:23:5
-    wire [63:0] w_451;  // stencil2d_local.cl:23:5
+    wire [63:0] w_457;  // stencil2d_local.cl:23:5
+    wire [63:0] w_458;  // stencil2d_local.cl:23:5
     reg  [48:0] p3_valid;  // stencil2d_local.cl:21:5
     reg         p3_admit;
     wire        p3_stall;
     wire        p3_en;
-    wire [63:0] pv_452;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_453;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_454;  // stencil2d_local.cl:21:5
-    wire        pw_455;  // stencil2d_local.cl:21:5
+    wire [63:0] pv_459;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_460;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_461;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_462;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_463;  // stencil2d_local.cl:21:5
+    wire        pw_464;  // stencil2d_local.cl:21:5
     reg         p3_go;
-    wire [31:0] w_456;  // stencil2d_local.cl:11:14
-    wire [63:0] w_457;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_458;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_459;  // stencil2d_local.cl:11:14
-    wire [31:0] w_460;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_461;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_462;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_463;  // stencil2d_local.cl:11:14
-    wire [31:0] w_464;  // stencil2d_local.cl:12:14
-    wire [63:0] w_465;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_466;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_467;  // stencil2d_local.cl:12:14
-    wire [31:0] w_468;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_469;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_470;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_471;  // stencil2d_local.cl:12:14
-    wire [63:0] w_472;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_473;  // stencil2d_local.cl:22:9
-    wire [7:0]  w_474;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_475;  // stencil2d_local.cl:22:9
-    wire [7:0]  w_476;  // stencil2d_local.cl:22:9
-    wire [7:0]  pw_477;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_478;  // stencil2d_local.cl:22:9
-    wire [63:0] pw_479;  // stencil2d_local.cl:22:9
-    wire        pw_480;  // stencil2d_local.cl:22:23
-    wire [63:0] w_481;  // stencil2d_local.cl:22:32
-    wire [31:0] w_482;  // stencil2d_local.cl:22:46
-    wire [31:0] w_483;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_484;  // stencil2d_local.cl:22:36
-    wire [26:0] pw_485;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_486;  // stencil2d_local.cl:22:36
-    wire [26:0] pw_487;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_488;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_489;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_492;  // stencil2d_local.cl:22:36
-    wire [26:0] pw_493;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_494;  // stencil2d_local.cl:22:36
-    wire [31:0] w_495;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_496;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_497;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_498;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_499;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_500;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_501;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_502;  // stencil2d_local.cl:22:36
+    wire [31:0] w_465;  // stencil2d_local.cl:11:14
+    wire [63:0] w_466;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_467;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_468;  // stencil2d_local.cl:11:14
+    wire [31:0] w_469;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_470;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_471;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_472;  // stencil2d_local.cl:11:14
+    wire [31:0] w_473;  // stencil2d_local.cl:12:14
+    wire [63:0] w_474;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_475;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_476;  // stencil2d_local.cl:12:14
+    wire [31:0] w_477;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_478;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_479;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_480;  // stencil2d_local.cl:12:14
+    wire [63:0] w_481;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_482;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_483;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_484;  // stencil2d_local.cl:22:9
+    wire [7:0]  w_485;  // stencil2d_local.cl:22:9
+    wire [7:0]  pw_486;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_487;  // stencil2d_local.cl:22:9
+    wire [63:0] pw_488;  // stencil2d_local.cl:22:9
+    wire [31:0] w_489;  // stencil2d_local.cl:22:23
+    wire [31:0] pw_490;  // stencil2d_local.cl:22:23
+    wire        pw_491;  // stencil2d_local.cl:22:23
+    wire        pw_492;  // stencil2d_local.cl:22:23
+    wire [31:0] w_493;  // stencil2d_local.cl:22:23
+    wire        pw_494;  // stencil2d_local.cl:22:23
+    wire        pw_495;  // stencil2d_local.cl:22:23
+    wire [63:0] w_496;  // stencil2d_local.cl:22:32
+    wire [31:0] w_497;  // stencil2d_local.cl:22:46
+    wire [31:0] w_498;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_499;  // stencil2d_local.cl:22:36
+    wire [26:0] pw_500;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_501;  // stencil2d_local.cl:22:36
+    wire [26:0] pw_502;  // stencil2d_local.cl:22:36
     wire [31:0] pw_503;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_504;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_505;  // stencil2d_local.cl:22:36
-    reg  [4:0]  pq_507;  // stencil2d_local.cl:22:36
-    reg  [4:0]  pq_509;  // stencil2d_local.cl:22:36
-    wire [4:0]  pw_510;  // stencil2d_local.cl:22:36
-    reg  [4:0]  pq_511;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_504;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_507;  // stencil2d_local.cl:22:36
+    wire [26:0] pw_508;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_509;  // stencil2d_local.cl:22:36
+    wire [31:0] w_510;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_511;  // stencil2d_local.cl:22:36
     wire [4:0]  pw_512;  // stencil2d_local.cl:22:36
     wire [31:0] pw_513;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_514;  // stencil2d_local.cl:22:36
-    wire [31:0] pw_515;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_518;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_519;  // stencil2d_local.cl:22:36
-    wire [63:0] pw_520;  // stencil2d_local.cl:22:32
-    wire [63:0] w_521;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_522;  // stencil2d_local.cl:22:32
-    wire [63:0] pw_523;  // stencil2d_local.cl:22:32
-    reg         pq_526;  // stencil2d_local.cl:22:23
-    reg         pq_570;  // stencil2d_local.cl:22:23
-    wire [31:0] pld_571;  // stencil2d_local.cl:22:32
-    wire [31:0] pv_572;  // stencil2d_local.cl:22:23
-    wire [31:0] pm_573;  // stencil2d_local.cl:22:23
-    wire [31:0] w_574;  // stencil2d_local.cl:22:60
-    wire [31:0] pm_575;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_622;  // stencil2d_local.cl:22:9
-    wire [63:0] pwa_623;
-    wire [63:0] pv_624;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_625;  // stencil2d_local.cl:21:5
-    wire [7:0]  w_626;  // stencil2d_local.cl:21:5
-    wire [7:0]  pw_627;  // stencil2d_local.cl:21:5
-    wire [63:0] pw_628;  // stencil2d_local.cl:21:5
-    reg  [31:0] pq_490;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_491;  // stencil2d_local.cl:22:36
-    reg  [4:0]  pq_506;  // stencil2d_local.cl:22:36
-    reg  [4:0]  pq_508;  // stencil2d_local.cl:22:36
-    reg  [31:0] pq_516;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_517;  // stencil2d_local.cl:11:14
-    reg         pq_524;  // stencil2d_local.cl:22:23
-    reg         pq_525;  // stencil2d_local.cl:22:23
-    reg         pq_527;  // stencil2d_local.cl:22:23
-    reg         pq_528;  // stencil2d_local.cl:22:23
-    reg         pq_529;  // stencil2d_local.cl:22:23
-    reg         pq_530;  // stencil2d_local.cl:22:23
-    reg         pq_531;  // stencil2d_local.cl:22:23
-    reg         pq_532;  // stencil2d_local.cl:22:23
-    reg         pq_533;  // stencil2d_local.cl:22:23
-    reg         pq_534;  // stencil2d_local.cl:22:23
-    reg         pq_535;  // stencil2d_local.cl:22:23
-    reg         pq_536;  // stencil2d_local.cl:22:23
-    reg         pq_537;  // stencil2d_local.cl:22:23
-    reg         pq_538;  // stencil2d_local.cl:22:23
+    wire [4:0]  pw_514;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_515;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_516;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_517;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_518;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_519;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_520;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_522;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_524;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_525;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_526;  // stencil2d_local.cl:22:36
+    wire [4:0]  pw_527;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_528;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_529;  // stencil2d_local.cl:22:36
+    wire [31:0] pw_530;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_533;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_534;  // stencil2d_local.cl:22:36
+    wire [63:0] pw_535;  // stencil2d_local.cl:22:32
+    wire [63:0] w_536;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_537;  // stencil2d_local.cl:22:32
+    wire [63:0] pw_538;  // stencil2d_local.cl:22:32
+    reg         pq_541;  // stencil2d_local.cl:22:23
+    reg         pq_585;  // stencil2d_local.cl:22:23
+    wire [31:0] pld_586;  // stencil2d_local.cl:22:32
+    wire [31:0] pv_587;  // stencil2d_local.cl:22:23
+    wire [31:0] pm_588;  // stencil2d_local.cl:22:23
+    wire [31:0] w_589;  // stencil2d_local.cl:22:60
+    wire [31:0] pm_590;  // stencil2d_local.cl:22:23
+    reg  [63:0] pq_637;  // stencil2d_local.cl:22:9
+    wire [63:0] pwa_638;
+    wire [63:0] pv_639;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_640;  // stencil2d_local.cl:21:5
+    wire [7:0]  w_641;  // stencil2d_local.cl:21:5
+    wire [7:0]  pw_642;  // stencil2d_local.cl:21:5
+    wire [63:0] pw_643;  // stencil2d_local.cl:21:5
+    reg  [31:0] pq_505;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_506;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_521;  // stencil2d_local.cl:22:36
+    reg  [4:0]  pq_523;  // stencil2d_local.cl:22:36
+    reg  [31:0] pq_531;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_532;  // stencil2d_local.cl:11:14
     reg         pq_539;  // stencil2d_local.cl:22:23
     reg         pq_540;  // stencil2d_local.cl:22:23
-    reg         pq_541;  // stencil2d_local.cl:22:23
     reg         pq_542;  // stencil2d_local.cl:22:23
     reg         pq_543;  // stencil2d_local.cl:22:23
     reg         pq_544;  // stencil2d_local.cl:22:23
@@ -678,21 +678,21 @@ module stencil2d_datapath (
     reg         pq_567;  // stencil2d_local.cl:22:23
     reg         pq_568;  // stencil2d_local.cl:22:23
     reg         pq_569;  // stencil2d_local.cl:22:23
-    reg  [63:0] pq_576;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_577;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_578;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_579;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_580;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_581;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_582;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_583;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_584;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_585;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_586;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_587;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_588;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_589;  // stencil2d_local.cl:22:9
-    reg  [63:0] pq_590;  // stencil2d_local.cl:22:9
+    reg         pq_570;  // stencil2d_local.cl:22:23
+    reg         pq_571;  // stencil2d_local.cl:22:23
+    reg         pq_572;  // stencil2d_local.cl:22:23
+    reg         pq_573;  // stencil2d_local.cl:22:23
+    reg         pq_574;  // stencil2d_local.cl:22:23
+    reg         pq_575;  // stencil2d_local.cl:22:23
+    reg         pq_576;  // stencil2d_local.cl:22:23
+    reg         pq_577;  // stencil2d_local.cl:22:23
+    reg         pq_578;  // stencil2d_local.cl:22:23
+    reg         pq_579;  // stencil2d_local.cl:22:23
+    reg         pq_580;  // stencil2d_local.cl:22:23
+    reg         pq_581;  // stencil2d_local.cl:22:23
+    reg         pq_582;  // stencil2d_local.cl:22:23
+    reg         pq_583;  // stencil2d_local.cl:22:23
+    reg         pq_584;  // stencil2d_local.cl:22:23
     reg  [63:0] pq_591;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_592;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_593;  // stencil2d_local.cl:22:9
@@ -724,126 +724,126 @@ module stencil2d_datapath (
     reg  [63:0] pq_619;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_620;  // stencil2d_local.cl:22:9
     reg  [63:0] pq_621;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_622;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_623;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_624;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_625;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_626;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_627;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_628;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_629;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_630;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_631;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_632;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_633;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_634;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_635;  // stencil2d_local.cl:22:9
+    reg  [63:0] pq_636;  // stencil2d_local.cl:22:9
     reg  [5:0]  p3_drain;
-    wire [63:0] w_629;  // stencil2d_local.cl:21:5
+    wire [63:0] w_644;  // stencil2d_local.cl:21:5
     reg  [49:0] p2_valid;  // stencil2d_local.cl:19:5
     reg         p2_admit;
     wire        p2_stall;
     wire        p2_en;
-    wire [63:0] pv_630;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_631;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_632;  // stencil2d_local.cl:19:5
-    wire        pw_633;  // stencil2d_local.cl:19:5
+    wire [63:0] pv_645;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_646;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_647;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_648;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_649;  // stencil2d_local.cl:19:5
+    wire        pw_650;  // stencil2d_local.cl:19:5
     reg         p2_go;
-    wire [31:0] w_634;  // stencil2d_local.cl:11:14
-    wire [63:0] w_635;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_636;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_637;  // stencil2d_local.cl:11:14
-    wire [31:0] w_638;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_639;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_640;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_641;  // stencil2d_local.cl:11:14
-    wire [31:0] w_642;  // stencil2d_local.cl:12:14
-    wire [63:0] w_643;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_644;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_645;  // stencil2d_local.cl:12:14
-    wire [31:0] w_646;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_647;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_648;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_649;  // stencil2d_local.cl:12:14
-    wire [63:0] w_650;  // stencil2d_local.cl:20:9
-    wire [31:0] w_651;  // stencil2d_local.cl:20:35
-    wire [15:0] pw_652;  // stencil2d_local.cl:20:9
-    wire [15:0] w_653;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_654;  // stencil2d_local.cl:20:9
-    wire [15:0] w_655;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_656;  // stencil2d_local.cl:20:9
-    wire [15:0] pw_657;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_658;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_659;  // stencil2d_local.cl:20:9
-    wire [63:0] w_660;  // stencil2d_local.cl:20:9
-    wire [63:0] pw_661;  // stencil2d_local.cl:20:9
-    wire [31:0] w_662;  // stencil2d_local.cl:20:35
-    wire [31:0] pw_663;  // stencil2d_local.cl:20:35
-    wire        pw_664;  // stencil2d_local.cl:20:30
-    wire [63:0] w_665;  // stencil2d_local.cl:20:47
-    wire [31:0] w_666;  // stencil2d_local.cl:20:55
-    wire [26:0] pw_667;  // stencil2d_local.cl:20:50
-    wire [31:0] pw_668;  // stencil2d_local.cl:20:50
-    wire [26:0] pw_669;  // stencil2d_local.cl:20:50
-    wire [31:0] pw_670;  // stencil2d_local.cl:20:50
-    wire [31:0] pw_671;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_674;  // stencil2d_local.cl:20:50
-    wire [26:0] pw_675;  // stencil2d_local.cl:20:50
-    wire [31:0] pw_676;  // stencil2d_local.cl:20:50
-    wire [31:0] w_677;  // stencil2d_local.cl:20:50
-    wire [31:0] pw_678;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_679;  // stencil2d_local.cl:20:50
-    wire [31:0] pw_680;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_681;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_682;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_683;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_684;  // stencil2d_local.cl:20:50
+    wire [31:0] w_651;  // stencil2d_local.cl:11:14
+    wire [63:0] w_652;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_653;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_654;  // stencil2d_local.cl:11:14
+    wire [31:0] w_655;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_656;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_657;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_658;  // stencil2d_local.cl:11:14
+    wire [31:0] w_659;  // stencil2d_local.cl:12:14
+    wire [63:0] w_660;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_661;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_662;  // stencil2d_local.cl:12:14
+    wire [31:0] w_663;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_664;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_665;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_666;  // stencil2d_local.cl:12:14
+    wire [63:0] w_667;  // stencil2d_local.cl:20:9
+    wire [31:0] w_668;  // stencil2d_local.cl:20:35
+    wire [15:0] pw_669;  // stencil2d_local.cl:20:9
+    wire [15:0] w_670;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_671;  // stencil2d_local.cl:20:9
+    wire [15:0] w_672;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_673;  // stencil2d_local.cl:20:9
+    wire [15:0] pw_674;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_675;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_676;  // stencil2d_local.cl:20:9
+    wire [63:0] w_677;  // stencil2d_local.cl:20:9
+    wire [63:0] pw_678;  // stencil2d_local.cl:20:9
+    wire [31:0] w_679;  // stencil2d_local.cl:20:35
+    wire [31:0] pw_680;  // stencil2d_local.cl:20:35
+    wire        pw_681;  // stencil2d_local.cl:20:30
+    wire [63:0] w_682;  // stencil2d_local.cl:20:47
+    wire [31:0] w_683;  // stencil2d_local.cl:20:55
+    wire [26:0] pw_684;  // stencil2d_local.cl:20:50
     wire [31:0] pw_685;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_686;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_687;  // stencil2d_local.cl:20:50
-    reg  [4:0]  pq_689;  // stencil2d_local.cl:20:50
-    reg  [4:0]  pq_691;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_692;  // stencil2d_local.cl:20:50
-    reg  [4:0]  pq_693;  // stencil2d_local.cl:20:50
-    wire [4:0]  pw_694;  // stencil2d_local.cl:20:50
+    wire [26:0] pw_686;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_687;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_688;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_691;  // stencil2d_local.cl:20:50
+    wire [26:0] pw_692;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_693;  // stencil2d_local.cl:20:50
+    wire [31:0] w_694;  // stencil2d_local.cl:20:50
     wire [31:0] pw_695;  // stencil2d_local.cl:20:50
-    wire [31:0] pw_696;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_696;  // stencil2d_local.cl:20:50
     wire [31:0] pw_697;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_700;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_701;  // stencil2d_local.cl:20:50
-    wire [31:0] w_702;  // stencil2d_local.cl:20:68
-    wire [31:0] pw_703;  // stencil2d_local.cl:20:50
-    wire [63:0] pw_704;  // stencil2d_local.cl:20:47
-    wire [63:0] w_705;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_706;  // stencil2d_local.cl:20:47
-    wire [63:0] pw_707;  // stencil2d_local.cl:20:47
-    reg  [63:0] pq_708;  // stencil2d_local.cl:20:47
-    reg         pq_712;  // stencil2d_local.cl:20:30
-    reg         pq_756;  // stencil2d_local.cl:20:30
-    wire [31:0] pld_757;  // stencil2d_local.cl:20:47
-    wire [31:0] pv_758;  // stencil2d_local.cl:20:30
-    wire [31:0] pm_759;  // stencil2d_local.cl:20:30
-    wire [31:0] w_760;  // stencil2d_local.cl:20:73
-    wire [31:0] pm_761;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_809;  // stencil2d_local.cl:20:9
-    wire [63:0] pwa_810;
-    wire [63:0] pv_811;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_812;  // stencil2d_local.cl:19:5
-    wire [7:0]  w_813;  // stencil2d_local.cl:19:5
-    wire [7:0]  pw_814;  // stencil2d_local.cl:19:5
-    wire [63:0] pw_815;  // stencil2d_local.cl:19:5
-    reg  [31:0] pq_672;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_673;  // stencil2d_local.cl:20:50
-    reg  [4:0]  pq_688;  // stencil2d_local.cl:20:50
-    reg  [4:0]  pq_690;  // stencil2d_local.cl:20:50
-    reg  [31:0] pq_698;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_699;  // stencil2d_local.cl:11:14
-    reg         pq_709;  // stencil2d_local.cl:20:30
-    reg         pq_710;  // stencil2d_local.cl:20:30
-    reg         pq_711;  // stencil2d_local.cl:20:30
-    reg         pq_713;  // stencil2d_local.cl:20:30
-    reg         pq_714;  // stencil2d_local.cl:20:30
-    reg         pq_715;  // stencil2d_local.cl:20:30
-    reg         pq_716;  // stencil2d_local.cl:20:30
-    reg         pq_717;  // stencil2d_local.cl:20:30
-    reg         pq_718;  // stencil2d_local.cl:20:30
-    reg         pq_719;  // stencil2d_local.cl:20:30
-    reg         pq_720;  // stencil2d_local.cl:20:30
-    reg         pq_721;  // stencil2d_local.cl:20:30
-    reg         pq_722;  // stencil2d_local.cl:20:30
-    reg         pq_723;  // stencil2d_local.cl:20:30
-    reg         pq_724;  // stencil2d_local.cl:20:30
-    reg         pq_725;  // stencil2d_local.cl:20:30
+    wire [4:0]  pw_698;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_699;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_700;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_701;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_702;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_703;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_704;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_706;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_708;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_709;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_710;  // stencil2d_local.cl:20:50
+    wire [4:0]  pw_711;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_712;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_713;  // stencil2d_local.cl:20:50
+    wire [31:0] pw_714;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_717;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_718;  // stencil2d_local.cl:20:50
+    wire [31:0] w_719;  // stencil2d_local.cl:20:68
+    wire [31:0] pw_720;  // stencil2d_local.cl:20:50
+    wire [63:0] pw_721;  // stencil2d_local.cl:20:47
+    wire [63:0] w_722;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_723;  // stencil2d_local.cl:20:47
+    wire [63:0] pw_724;  // stencil2d_local.cl:20:47
+    reg  [63:0] pq_725;  // stencil2d_local.cl:20:47
+    reg         pq_729;  // stencil2d_local.cl:20:30
+    reg         pq_773;  // stencil2d_local.cl:20:30
+    wire [31:0] pld_774;  // stencil2d_local.cl:20:47
+    wire [31:0] pv_775;  // stencil2d_local.cl:20:30
+    wire [31:0] pm_776;  // stencil2d_local.cl:20:30
+    wire [31:0] w_777;  // stencil2d_local.cl:20:73
+    wire [31:0] pm_778;  // stencil2d_local.cl:20:30
+    reg  [63:0] pq_826;  // stencil2d_local.cl:20:9
+    wire [63:0] pwa_827;
+    wire [63:0] pv_828;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_829;  // stencil2d_local.cl:19:5
+    wire [7:0]  w_830;  // stencil2d_local.cl:19:5
+    wire [7:0]  pw_831;  // stencil2d_local.cl:19:5
+    wire [63:0] pw_832;  // stencil2d_local.cl:19:5
+    reg  [31:0] pq_689;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_690;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_705;  // stencil2d_local.cl:20:50
+    reg  [4:0]  pq_707;  // stencil2d_local.cl:20:50
+    reg  [31:0] pq_715;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_716;  // stencil2d_local.cl:11:14
     reg         pq_726;  // stencil2d_local.cl:20:30
     reg         pq_727;  // stencil2d_local.cl:20:30
     reg         pq_728;  // stencil2d_local.cl:20:30
-    reg         pq_729;  // stencil2d_local.cl:20:30
     reg         pq_730;  // stencil2d_local.cl:20:30
     reg         pq_731;  // stencil2d_local.cl:20:30
     reg         pq_732;  // stencil2d_local.cl:20:30
@@ -870,23 +870,23 @@ module stencil2d_datapath (
     reg         pq_753;  // stencil2d_local.cl:20:30
     reg         pq_754;  // stencil2d_local.cl:20:30
     reg         pq_755;  // stencil2d_local.cl:20:30
-    reg  [63:0] pq_762;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_763;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_764;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_765;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_766;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_767;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_768;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_769;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_770;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_771;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_772;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_773;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_774;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_775;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_776;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_777;  // stencil2d_local.cl:20:9
-    reg  [63:0] pq_778;  // stencil2d_local.cl:20:9
+    reg         pq_756;  // stencil2d_local.cl:20:30
+    reg         pq_757;  // stencil2d_local.cl:20:30
+    reg         pq_758;  // stencil2d_local.cl:20:30
+    reg         pq_759;  // stencil2d_local.cl:20:30
+    reg         pq_760;  // stencil2d_local.cl:20:30
+    reg         pq_761;  // stencil2d_local.cl:20:30
+    reg         pq_762;  // stencil2d_local.cl:20:30
+    reg         pq_763;  // stencil2d_local.cl:20:30
+    reg         pq_764;  // stencil2d_local.cl:20:30
+    reg         pq_765;  // stencil2d_local.cl:20:30
+    reg         pq_766;  // stencil2d_local.cl:20:30
+    reg         pq_767;  // stencil2d_local.cl:20:30
+    reg         pq_768;  // stencil2d_local.cl:20:30
+    reg         pq_769;  // stencil2d_local.cl:20:30
+    reg         pq_770;  // stencil2d_local.cl:20:30
+    reg         pq_771;  // stencil2d_local.cl:20:30
+    reg         pq_772;  // stencil2d_local.cl:20:30
     reg  [63:0] pq_779;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_780;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_781;  // stencil2d_local.cl:20:9
@@ -917,132 +917,132 @@ module stencil2d_datapath (
     reg  [63:0] pq_806;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_807;  // stencil2d_local.cl:20:9
     reg  [63:0] pq_808;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_809;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_810;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_811;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_812;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_813;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_814;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_815;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_816;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_817;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_818;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_819;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_820;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_821;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_822;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_823;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_824;  // stencil2d_local.cl:20:9
+    reg  [63:0] pq_825;  // stencil2d_local.cl:20:9
     reg  [5:0]  p2_drain;
-    wire [63:0] w_816;  // stencil2d_local.cl:19:5
-    wire [63:0] w_817;  // stencil2d_local.cl:19:5
+    wire [63:0] w_833;  // stencil2d_local.cl:19:5
+    wire [63:0] w_834;  // stencil2d_local.cl:19:5
     reg  [49:0] p1_valid;  // stencil2d_local.cl:17:5
     reg         p1_admit;
     wire        p1_stall;
     wire        p1_en;
-    wire [63:0] pv_818;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_819;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_820;  // stencil2d_local.cl:17:5
-    wire        pw_821;  // stencil2d_local.cl:17:5
+    wire [63:0] pv_835;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_836;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_837;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_838;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_839;  // stencil2d_local.cl:17:5
+    wire        pw_840;  // stencil2d_local.cl:17:5
     reg         p1_go;
-    wire [31:0] w_822;  // stencil2d_local.cl:11:14
-    wire [63:0] w_823;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_824;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_825;  // stencil2d_local.cl:11:14
-    wire [31:0] w_826;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_827;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_828;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_829;  // stencil2d_local.cl:11:14
-    wire [31:0] w_830;  // stencil2d_local.cl:12:14
-    wire [63:0] w_831;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_832;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_833;  // stencil2d_local.cl:12:14
-    wire [31:0] w_834;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_835;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_836;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_837;  // stencil2d_local.cl:12:14
-    wire [63:0] w_838;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_839;  // stencil2d_local.cl:18:9
-    wire [15:0] w_840;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_841;  // stencil2d_local.cl:18:9
-    wire [15:0] w_842;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_843;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_844;  // stencil2d_local.cl:18:9
-    wire [15:0] w_845;  // stencil2d_local.cl:18:9
-    wire [15:0] pw_846;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_847;  // stencil2d_local.cl:18:9
-    wire [63:0] pw_848;  // stencil2d_local.cl:18:9
-    wire        pw_849;  // stencil2d_local.cl:18:23
-    wire [63:0] w_850;  // stencil2d_local.cl:18:32
-    wire [31:0] w_851;  // stencil2d_local.cl:18:40
-    wire [26:0] pw_852;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_853;  // stencil2d_local.cl:18:35
-    wire [26:0] pw_854;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_855;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_856;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_859;  // stencil2d_local.cl:18:35
-    wire [26:0] pw_860;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_861;  // stencil2d_local.cl:18:35
-    wire [31:0] w_862;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_863;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_864;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_865;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_866;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_867;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_868;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_869;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_870;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_871;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_872;  // stencil2d_local.cl:18:35
-    reg  [4:0]  pq_874;  // stencil2d_local.cl:18:35
-    reg  [4:0]  pq_876;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_877;  // stencil2d_local.cl:18:35
-    reg  [4:0]  pq_878;  // stencil2d_local.cl:18:35
-    wire [4:0]  pw_879;  // stencil2d_local.cl:18:35
+    wire [31:0] w_841;  // stencil2d_local.cl:11:14
+    wire [63:0] w_842;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_843;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_844;  // stencil2d_local.cl:11:14
+    wire [31:0] w_845;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_846;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_847;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_848;  // stencil2d_local.cl:11:14
+    wire [31:0] w_849;  // stencil2d_local.cl:12:14
+    wire [63:0] w_850;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_851;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_852;  // stencil2d_local.cl:12:14
+    wire [31:0] w_853;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_854;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_855;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_856;  // stencil2d_local.cl:12:14
+    wire [63:0] w_857;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_858;  // stencil2d_local.cl:18:9
+    wire [15:0] w_859;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_860;  // stencil2d_local.cl:18:9
+    wire [15:0] w_861;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_862;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_863;  // stencil2d_local.cl:18:9
+    wire [15:0] w_864;  // stencil2d_local.cl:18:9
+    wire [15:0] pw_865;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_866;  // stencil2d_local.cl:18:9
+    wire [63:0] pw_867;  // stencil2d_local.cl:18:9
+    wire [31:0] w_868;  // stencil2d_local.cl:18:23
+    wire [31:0] pw_869;  // stencil2d_local.cl:18:23
+    wire        pw_870;  // stencil2d_local.cl:18:23
+    wire        pw_871;  // stencil2d_local.cl:18:23
+    wire [31:0] w_872;  // stencil2d_local.cl:18:23
+    wire        pw_873;  // stencil2d_local.cl:18:23
+    wire        pw_874;  // stencil2d_local.cl:18:23
+    wire [63:0] w_875;  // stencil2d_local.cl:18:32
+    wire [31:0] w_876;  // stencil2d_local.cl:18:40
+    wire [26:0] pw_877;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_878;  // stencil2d_local.cl:18:35
+    wire [26:0] pw_879;  // stencil2d_local.cl:18:35
     wire [31:0] pw_880;  // stencil2d_local.cl:18:35
     wire [31:0] pw_881;  // stencil2d_local.cl:18:35
-    wire [31:0] pw_882;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_885;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_884;  // stencil2d_local.cl:18:35
+    wire [26:0] pw_885;  // stencil2d_local.cl:18:35
     wire [31:0] pw_886;  // stencil2d_local.cl:18:35
     wire [31:0] w_887;  // stencil2d_local.cl:18:35
     wire [31:0] pw_888;  // stencil2d_local.cl:18:35
-    wire [63:0] pw_889;  // stencil2d_local.cl:18:32
-    wire [63:0] w_890;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_891;  // stencil2d_local.cl:18:32
-    wire [63:0] pw_892;  // stencil2d_local.cl:18:32
-    reg  [63:0] pq_893;  // stencil2d_local.cl:18:32
-    reg         pq_897;  // stencil2d_local.cl:18:23
-    reg         pq_941;  // stencil2d_local.cl:18:23
-    wire [31:0] pld_942;  // stencil2d_local.cl:18:32
-    wire [31:0] pv_943;  // stencil2d_local.cl:18:23
-    wire [31:0] pm_944;  // stencil2d_local.cl:18:23
-    wire [31:0] w_945;  // stencil2d_local.cl:18:58
-    wire [31:0] pm_946;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_994;  // stencil2d_local.cl:18:9
-    wire [63:0] pwa_995;
-    wire [63:0] pv_996;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_997;  // stencil2d_local.cl:17:5
-    wire [7:0]  w_998;  // stencil2d_local.cl:17:5
-    wire [7:0]  pw_999;  // stencil2d_local.cl:17:5
-    wire [63:0] pw_1000;  // stencil2d_local.cl:17:5
-    reg  [31:0] pq_857;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_858;  // stencil2d_local.cl:18:35
-    reg  [4:0]  pq_873;  // stencil2d_local.cl:18:35
-    reg  [4:0]  pq_875;  // stencil2d_local.cl:18:35
-    reg  [31:0] pq_883;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_884;  // stencil2d_local.cl:11:14
-    reg         pq_894;  // stencil2d_local.cl:18:23
-    reg         pq_895;  // stencil2d_local.cl:18:23
-    reg         pq_896;  // stencil2d_local.cl:18:23
-    reg         pq_898;  // stencil2d_local.cl:18:23
-    reg         pq_899;  // stencil2d_local.cl:18:23
-    reg         pq_900;  // stencil2d_local.cl:18:23
-    reg         pq_901;  // stencil2d_local.cl:18:23
-    reg         pq_902;  // stencil2d_local.cl:18:23
-    reg         pq_903;  // stencil2d_local.cl:18:23
-    reg         pq_904;  // stencil2d_local.cl:18:23
-    reg         pq_905;  // stencil2d_local.cl:18:23
-    reg         pq_906;  // stencil2d_local.cl:18:23
-    reg         pq_907;  // stencil2d_local.cl:18:23
-    reg         pq_908;  // stencil2d_local.cl:18:23
-    reg         pq_909;  // stencil2d_local.cl:18:23
-    reg         pq_910;  // stencil2d_local.cl:18:23
-    reg         pq_911;  // stencil2d_local.cl:18:23
-    reg         pq_912;  // stencil2d_local.cl:18:23
-    reg         pq_913;  // stencil2d_local.cl:18:23
-    reg         pq_914;  // stencil2d_local.cl:18:23
-    reg         pq_915;  // stencil2d_local.cl:18:23
-    reg         pq_916;  // stencil2d_local.cl:18:23
-    reg         pq_917;  // stencil2d_local.cl:18:23
-    reg         pq_918;  // stencil2d_local.cl:18:23
+    wire [4:0]  pw_889;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_890;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_891;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_892;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_893;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_894;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_895;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_896;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_897;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_899;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_901;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_902;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_903;  // stencil2d_local.cl:18:35
+    wire [4:0]  pw_904;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_905;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_906;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_907;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_910;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_911;  // stencil2d_local.cl:18:35
+    wire [31:0] w_912;  // stencil2d_local.cl:18:35
+    wire [31:0] pw_913;  // stencil2d_local.cl:18:35
+    wire [63:0] pw_914;  // stencil2d_local.cl:18:32
+    wire [63:0] w_915;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_916;  // stencil2d_local.cl:18:32
+    wire [63:0] pw_917;  // stencil2d_local.cl:18:32
+    reg  [63:0] pq_918;  // stencil2d_local.cl:18:32
+    reg         pq_922;  // stencil2d_local.cl:18:23
+    reg         pq_966;  // stencil2d_local.cl:18:23
+    wire [31:0] pld_967;  // stencil2d_local.cl:18:32
+    wire [31:0] pv_968;  // stencil2d_local.cl:18:23
+    wire [31:0] pm_969;  // stencil2d_local.cl:18:23
+    wire [31:0] w_970;  // stencil2d_local.cl:18:58
+    wire [31:0] pm_971;  // stencil2d_local.cl:18:23
+    reg  [63:0] pq_1019;  // stencil2d_local.cl:18:9
+    wire [63:0] pwa_1020;
+    wire [63:0] pv_1021;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_1022;  // stencil2d_local.cl:17:5
+    wire [7:0]  w_1023;  // stencil2d_local.cl:17:5
+    wire [7:0]  pw_1024;  // stencil2d_local.cl:17:5
+    wire [63:0] pw_1025;  // stencil2d_local.cl:17:5
+    reg  [31:0] pq_882;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_883;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_898;  // stencil2d_local.cl:18:35
+    reg  [4:0]  pq_900;  // stencil2d_local.cl:18:35
+    reg  [31:0] pq_908;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_909;  // stencil2d_local.cl:11:14
     reg         pq_919;  // stencil2d_local.cl:18:23
     reg         pq_920;  // stencil2d_local.cl:18:23
     reg         pq_921;  // stencil2d_local.cl:18:23
-    reg         pq_922;  // stencil2d_local.cl:18:23
     reg         pq_923;  // stencil2d_local.cl:18:23
     reg         pq_924;  // stencil2d_local.cl:18:23
     reg         pq_925;  // stencil2d_local.cl:18:23
@@ -1061,31 +1061,31 @@ module stencil2d_datapath (
     reg         pq_938;  // stencil2d_local.cl:18:23
     reg         pq_939;  // stencil2d_local.cl:18:23
     reg         pq_940;  // stencil2d_local.cl:18:23
-    reg  [63:0] pq_947;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_948;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_949;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_950;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_951;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_952;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_953;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_954;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_955;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_956;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_957;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_958;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_959;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_960;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_961;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_962;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_963;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_964;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_965;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_966;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_967;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_968;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_969;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_970;  // stencil2d_local.cl:18:9
-    reg  [63:0] pq_971;  // stencil2d_local.cl:18:9
+    reg         pq_941;  // stencil2d_local.cl:18:23
+    reg         pq_942;  // stencil2d_local.cl:18:23
+    reg         pq_943;  // stencil2d_local.cl:18:23
+    reg         pq_944;  // stencil2d_local.cl:18:23
+    reg         pq_945;  // stencil2d_local.cl:18:23
+    reg         pq_946;  // stencil2d_local.cl:18:23
+    reg         pq_947;  // stencil2d_local.cl:18:23
+    reg         pq_948;  // stencil2d_local.cl:18:23
+    reg         pq_949;  // stencil2d_local.cl:18:23
+    reg         pq_950;  // stencil2d_local.cl:18:23
+    reg         pq_951;  // stencil2d_local.cl:18:23
+    reg         pq_952;  // stencil2d_local.cl:18:23
+    reg         pq_953;  // stencil2d_local.cl:18:23
+    reg         pq_954;  // stencil2d_local.cl:18:23
+    reg         pq_955;  // stencil2d_local.cl:18:23
+    reg         pq_956;  // stencil2d_local.cl:18:23
+    reg         pq_957;  // stencil2d_local.cl:18:23
+    reg         pq_958;  // stencil2d_local.cl:18:23
+    reg         pq_959;  // stencil2d_local.cl:18:23
+    reg         pq_960;  // stencil2d_local.cl:18:23
+    reg         pq_961;  // stencil2d_local.cl:18:23
+    reg         pq_962;  // stencil2d_local.cl:18:23
+    reg         pq_963;  // stencil2d_local.cl:18:23
+    reg         pq_964;  // stencil2d_local.cl:18:23
+    reg         pq_965;  // stencil2d_local.cl:18:23
     reg  [63:0] pq_972;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_973;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_974;  // stencil2d_local.cl:18:9
@@ -1108,135 +1108,135 @@ module stencil2d_datapath (
     reg  [63:0] pq_991;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_992;  // stencil2d_local.cl:18:9
     reg  [63:0] pq_993;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_994;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_995;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_996;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_997;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_998;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_999;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1000;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1001;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1002;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1003;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1004;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1005;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1006;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1007;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1008;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1009;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1010;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1011;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1012;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1013;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1014;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1015;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1016;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1017;  // stencil2d_local.cl:18:9
+    reg  [63:0] pq_1018;  // stencil2d_local.cl:18:9
     reg  [5:0]  p1_drain;
-    wire [63:0] w_1001;  // stencil2d_local.cl:17:5
+    wire [63:0] w_1026;  // stencil2d_local.cl:17:5
     reg  [48:0] p0_valid;  // stencil2d_local.cl:7:6
     reg         p0_admit;
     wire        p0_stall;
     wire        p0_en;
-    wire [63:0] pv_1002;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_1003;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_1004;  // stencil2d_local.cl:7:6
-    wire        pw_1005;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_1027;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1028;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1029;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1030;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1031;  // stencil2d_local.cl:7:6
+    wire        pw_1032;  // stencil2d_local.cl:7:6
     reg         p0_go;
-    wire [31:0] w_1006;  // stencil2d_local.cl:11:14
-    wire [63:0] w_1007;  // stencil2d_local.cl:11:14
-    wire [63:0] pv_1008;  // stencil2d_local.cl:11:14
-    wire [31:0] w_1009;  // stencil2d_local.cl:12:14
-    wire [63:0] w_1010;  // stencil2d_local.cl:12:14
-    wire [63:0] pv_1011;  // stencil2d_local.cl:12:14
-    wire [63:0] w_1012;  // stencil2d_local.cl:16:5
-    wire [63:0] w_1013;  // stencil2d_local.cl:16:20
-    wire [31:0] w_1014;  // stencil2d_local.cl:16:28
-    wire [31:0] pw_1015;  // stencil2d_local.cl:11:14
-    wire [31:0] w_1016;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_1017;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_1018;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_1019;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_1020;  // stencil2d_local.cl:12:14
-    wire [31:0] w_1021;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_1022;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_1023;  // stencil2d_local.cl:12:14
-    wire [31:0] pw_1024;  // stencil2d_local.cl:12:14
-    wire [26:0] pw_1025;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1026;  // stencil2d_local.cl:16:23
-    wire [26:0] pw_1027;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1028;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1029;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_1032;  // stencil2d_local.cl:16:23
-    wire [26:0] pw_1033;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1034;  // stencil2d_local.cl:16:23
-    wire [31:0] w_1035;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1036;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1037;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1038;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1039;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1040;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1041;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1042;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1043;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1044;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1045;  // stencil2d_local.cl:16:23
-    reg  [4:0]  pq_1047;  // stencil2d_local.cl:16:23
-    reg  [4:0]  pq_1049;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1050;  // stencil2d_local.cl:16:23
-    reg  [4:0]  pq_1051;  // stencil2d_local.cl:16:23
-    wire [4:0]  pw_1052;  // stencil2d_local.cl:16:23
+    wire [31:0] w_1033;  // stencil2d_local.cl:11:14
+    wire [63:0] w_1034;  // stencil2d_local.cl:11:14
+    wire [63:0] pv_1035;  // stencil2d_local.cl:11:14
+    wire [31:0] w_1036;  // stencil2d_local.cl:12:14
+    wire [63:0] w_1037;  // stencil2d_local.cl:12:14
+    wire [63:0] pv_1038;  // stencil2d_local.cl:12:14
+    wire [63:0] w_1039;  // stencil2d_local.cl:16:5
+    wire [63:0] w_1040;  // stencil2d_local.cl:16:20
+    wire [31:0] w_1041;  // stencil2d_local.cl:16:28
+    wire [31:0] pw_1042;  // stencil2d_local.cl:11:14
+    wire [31:0] w_1043;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1044;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1045;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1046;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1047;  // stencil2d_local.cl:12:14
+    wire [31:0] w_1048;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_1049;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_1050;  // stencil2d_local.cl:12:14
+    wire [31:0] pw_1051;  // stencil2d_local.cl:12:14
+    wire [26:0] pw_1052;  // stencil2d_local.cl:16:23
     wire [31:0] pw_1053;  // stencil2d_local.cl:16:23
-    wire [31:0] pw_1054;  // stencil2d_local.cl:16:23
+    wire [26:0] pw_1054;  // stencil2d_local.cl:16:23
     wire [31:0] pw_1055;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_1058;  // stencil2d_local.cl:11:14
-    wire [31:0] pw_1059;  // stencil2d_local.cl:16:23
-    wire [63:0] pw_1060;  // stencil2d_local.cl:16:20
-    wire [63:0] w_1061;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_1062;  // stencil2d_local.cl:16:20
-    wire [63:0] pw_1063;  // stencil2d_local.cl:16:20
-    wire [31:0] pld_1064;  // stencil2d_local.cl:16:20
-    wire [15:0] pw_1065;  // stencil2d_local.cl:16:5
-    wire [15:0] w_1066;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_1067;  // stencil2d_local.cl:16:5
-    wire [15:0] w_1068;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_1069;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_1070;  // stencil2d_local.cl:16:5
-    wire [15:0] w_1071;  // stencil2d_local.cl:16:5
-    wire [15:0] pw_1072;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_1073;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_1074;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_1075;  // stencil2d_local.cl:16:5
-    wire [7:0]  w_1076;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_1077;  // stencil2d_local.cl:16:5
-    wire [7:0]  pw_1078;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_1079;  // stencil2d_local.cl:16:5
-    wire [63:0] pw_1080;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1127;  // stencil2d_local.cl:16:5
-    wire [63:0] pwa_1128;
-    wire [63:0] pv_1129;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_1130;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_1131;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_1132;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_1133;  // stencil2d_local.cl:7:6
-    wire        pw_1134;  // stencil2d_local.cl:7:6
-    wire [7:0]  w_1135;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_1136;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_1137;  // stencil2d_local.cl:7:6
-    wire [63:0] pv_1138;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_1139;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_1140;  // stencil2d_local.cl:7:6
-    wire [7:0]  pw_1141;  // stencil2d_local.cl:7:6
-    wire [63:0] pw_1142;  // stencil2d_local.cl:7:6
-    reg  [31:0] pq_1030;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_1031;  // stencil2d_local.cl:16:23
-    reg  [4:0]  pq_1046;  // stencil2d_local.cl:16:23
-    reg  [4:0]  pq_1048;  // stencil2d_local.cl:16:23
-    reg  [31:0] pq_1056;  // stencil2d_local.cl:11:14
-    reg  [31:0] pq_1057;  // stencil2d_local.cl:11:14
-    reg  [63:0] pq_1081;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1082;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1083;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1084;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1085;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1086;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1087;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1088;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1089;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1090;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1091;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1092;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1093;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1094;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1095;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1096;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1097;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1098;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1099;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1100;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1101;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1102;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1103;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1104;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1105;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1106;  // stencil2d_local.cl:16:5
-    reg  [63:0] pq_1107;  // stencil2d_local.cl:16:5
+    wire [31:0] pw_1056;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1059;  // stencil2d_local.cl:16:23
+    wire [26:0] pw_1060;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1061;  // stencil2d_local.cl:16:23
+    wire [31:0] w_1062;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1063;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1064;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1065;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1066;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1067;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1068;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1069;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1070;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1071;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1072;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1074;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1076;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1077;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1078;  // stencil2d_local.cl:16:23
+    wire [4:0]  pw_1079;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1080;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1081;  // stencil2d_local.cl:16:23
+    wire [31:0] pw_1082;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1085;  // stencil2d_local.cl:11:14
+    wire [31:0] pw_1086;  // stencil2d_local.cl:16:23
+    wire [63:0] pw_1087;  // stencil2d_local.cl:16:20
+    wire [63:0] w_1088;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1089;  // stencil2d_local.cl:16:20
+    wire [63:0] pw_1090;  // stencil2d_local.cl:16:20
+    wire [31:0] pld_1091;  // stencil2d_local.cl:16:20
+    wire [15:0] pw_1092;  // stencil2d_local.cl:16:5
+    wire [15:0] w_1093;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1094;  // stencil2d_local.cl:16:5
+    wire [15:0] w_1095;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1096;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1097;  // stencil2d_local.cl:16:5
+    wire [15:0] w_1098;  // stencil2d_local.cl:16:5
+    wire [15:0] pw_1099;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1100;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1101;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_1102;  // stencil2d_local.cl:16:5
+    wire [7:0]  w_1103;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_1104;  // stencil2d_local.cl:16:5
+    wire [7:0]  pw_1105;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1106;  // stencil2d_local.cl:16:5
+    wire [63:0] pw_1107;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1154;  // stencil2d_local.cl:16:5
+    wire [63:0] pwa_1155;
+    wire [63:0] pv_1156;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1157;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1158;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1159;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1160;  // stencil2d_local.cl:7:6
+    wire        pw_1161;  // stencil2d_local.cl:7:6
+    wire [7:0]  w_1162;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1163;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_1164;  // stencil2d_local.cl:7:6
+    wire [63:0] pv_1165;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1166;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1167;  // stencil2d_local.cl:7:6
+    wire [7:0]  pw_1168;  // stencil2d_local.cl:7:6
+    wire [63:0] pw_1169;  // stencil2d_local.cl:7:6
+    reg  [31:0] pq_1057;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1058;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1073;  // stencil2d_local.cl:16:23
+    reg  [4:0]  pq_1075;  // stencil2d_local.cl:16:23
+    reg  [31:0] pq_1083;  // stencil2d_local.cl:11:14
+    reg  [31:0] pq_1084;  // stencil2d_local.cl:11:14
     reg  [63:0] pq_1108;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_1109;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_1110;  // stencil2d_local.cl:16:5
@@ -1256,8 +1256,35 @@ module stencil2d_datapath (
     reg  [63:0] pq_1124;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_1125;  // stencil2d_local.cl:16:5
     reg  [63:0] pq_1126;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1127;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1128;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1129;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1130;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1131;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1132;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1133;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1134;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1135;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1136;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1137;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1138;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1139;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1140;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1141;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1142;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1143;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1144;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1145;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1146;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1147;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1148;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1149;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1150;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1151;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1152;  // stencil2d_local.cl:16:5
+    reg  [63:0] pq_1153;  // stencil2d_local.cl:16:5
     reg  [5:0]  p0_drain;
-    wire [63:0] w_1143;  // stencil2d_local.cl:7:6
+    wire [63:0] w_1170;  // stencil2d_local.cl:7:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v2_lx = 32'h00000000;
@@ -1340,604 +1367,630 @@ module stencil2d_datapath (
     assign p5_en = (!p5_stall);
     assign pv_1 = v13_lid_y;
     assign pw_2 = pv_1[7:0];
-    assign w_3 = 8'h10;
-    assign pw_4 = (pw_2 < w_3);
-    assign w_5 = 32'h00000000;
-    assign w_6 = {32'h00000000, group_0};
-    assign pv_7 = v12_lid_x;
-    assign w_8 = 32'h00000001;
-    assign w_9 = {32'h00000000, group_1};
-    assign pv_10 = v13_lid_y;
-    assign w_11 = 32'h3f000000;
-    assign w_12 = 64'h0000000000000000;
-    assign pw_13 = pv_10[15:0];
-    assign w_14 = 16'h0006;
-    assign pw_15 = (pw_13 << w_14);
-    assign w_16 = 16'h0003;
-    assign pw_17 = (pw_13 << w_16);
-    assign pw_18 = (pw_15 + pw_17);
-    assign w_19 = 16'h0048;
-    assign pw_20 = (pw_18 + w_19);
-    assign pw_21 = {48'h000000000000, pw_20[15:0]};
-    assign pw_22 = (w_12 + pw_21);
-    assign pw_24 = pq_23[7:0];
-    assign w_25 = 8'h04;
-    assign pw_26 = $unsigned($signed(pw_24) * $signed(w_25));
-    assign pw_27 = (pw_26 + w_25);
-    assign pw_28 = {56'h00000000000000, pw_27[7:0]};
-    assign pw_30 = (pq_29 + pw_28);
-    assign pwa_49 = (pq_48 >> 64'h0000000000000002);
-    assign prd_50 = obj0_tile_rdata[31:0];
-    assign go_51 = 1'h1;
+    assign w_3 = 8'h04;
+    assign pw_4 = (pw_2 >> w_3);
+    assign w_5 = 8'h00;
+    assign pw_6 = (pw_4 == w_5);
+    assign w_7 = 32'h00000000;
+    assign w_8 = {32'h00000000, group_0};
+    assign pv_9 = v12_lid_x;
+    assign w_10 = 32'h00000001;
+    assign w_11 = {32'h00000000, group_1};
+    assign pv_12 = v13_lid_y;
+    assign w_13 = 32'h3f000000;
+    assign w_14 = 64'h0000000000000000;
+    assign pw_15 = pv_12[15:0];
+    assign w_16 = 16'h0006;
+    assign pw_17 = (pw_15 << w_16);
+    assign w_18 = 16'h0003;
+    assign pw_19 = (pw_15 << w_18);
+    assign pw_20 = (pw_17 + pw_19);
+    assign w_21 = 16'h0048;
+    assign pw_22 = (pw_20 + w_21);
+    assign pw_23 = {48'h000000000000, pw_22[15:0]};
+    assign pw_24 = (w_14 + pw_23);
+    assign pw_26 = pq_25[7:0];
+    assign w_27 = 8'h04;
+    assign pw_28 = $unsigned($signed(pw_26) * $signed(w_27));
+    assign pw_29 = (pw_28 + w_27);
+    assign pw_30 = {56'h00000000000000, pw_29[7:0]};
+    assign pw_32 = (pq_31 + pw_30);
+    assign pwa_51 = (pq_50 >> 64'h0000000000000002);
+    assign prd_52 = obj0_tile_rdata[31:0];
+    assign go_53 = 1'h1;
 
     ohls_fp_mul p5u0_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_51),
-        .a(w_11),
-        .b(prd_50),
+        .in_valid(go_53),
+        .a(w_13),
+        .b(prd_52),
         .out_valid(p5u0_fp_mul_valid),
         .result(p5u0_fp_mul_result)
     );
-    assign fnan_52 = p5u0_fp_mul_result;
-    assign fov_53 = {((((&w_11[30:23]) && (!1'h1)) || ((&prd_50[30:23]) && (!(prd_50[22:0] == 23'h000000)))) || ((((&w_11[30:23]) && 1'h1) && (prd_50[30:0] == 31'h00000000)) || (1'h0 && ((&prd_50[30:23]) && (prd_50[22:0] == 23'h000000))))), (((&w_11[30:23]) && (!1'h1)) ? (w_11 | 32'h00400000) : (((&prd_50[30:23]) && (!(prd_50[22:0] == 23'h000000))) ? (prd_50 | 32'h00400000) : (((((&w_11[30:23]) && 1'h1) && (prd_50[30:0] == 31'h00000000)) || (1'h0 && ((&prd_50[30:23]) && (prd_50[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_58 = (pd_57[32] ? pd_57[31:0] : fnan_52);
-    assign w_59 = 32'h3e000000;
-    assign w_60 = 64'hfffffffffffffffc;
-    assign pw_61 = (pw_30 + w_60);
-    assign pwa_62 = (pw_61 >> 64'h0000000000000002);
-    assign prd_63 = obj0_tile_r1_rdata[31:0];
-    assign w_64 = 64'h0000000000000004;
-    assign pw_65 = (pw_30 + w_64);
-    assign pwa_66 = (pw_65 >> 64'h0000000000000002);
-    assign prd_67 = obj0_tile_r2_rdata[31:0];
-    assign go_68 = 1'h1;
+    assign fnan_54 = p5u0_fp_mul_result;
+    assign fov_55 = {((((&w_13[30:23]) && (!1'h1)) || ((&prd_52[30:23]) && (!(prd_52[22:0] == 23'h000000)))) || ((((&w_13[30:23]) && 1'h1) && (prd_52[30:0] == 31'h00000000)) || (1'h0 && ((&prd_52[30:23]) && (prd_52[22:0] == 23'h000000))))), (((&w_13[30:23]) && (!1'h1)) ? (w_13 | 32'h00400000) : (((&prd_52[30:23]) && (!(prd_52[22:0] == 23'h000000))) ? (prd_52 | 32'h00400000) : (((((&w_13[30:23]) && 1'h1) && (prd_52[30:0] == 31'h00000000)) || (1'h0 && ((&prd_52[30:23]) && (prd_52[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_60 = (pd_59[32] ? pd_59[31:0] : fnan_54);
+    assign w_61 = 32'h3e000000;
+    assign w_62 = 64'hfffffffffffffffc;
+    assign pw_63 = (pw_32 + w_62);
+    assign pwa_64 = (pw_63 >> 64'h0000000000000002);
+    assign prd_65 = obj0_tile_r1_rdata[31:0];
+    assign w_66 = 64'h0000000000000004;
+    assign pw_67 = (pw_32 + w_66);
+    assign pwa_68 = (pw_67 >> 64'h0000000000000002);
+    assign prd_69 = obj0_tile_r2_rdata[31:0];
+    assign go_70 = 1'h1;
 
     ohls_fp_add p5u1_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_68),
-        .a(prd_63),
-        .b(prd_67),
+        .in_valid(go_70),
+        .a(prd_65),
+        .b(prd_69),
         .sub(1'h0),
         .out_valid(p5u1_fp_add_valid),
         .result(p5u1_fp_add_result)
     );
-    assign fnan_69 = p5u1_fp_add_result;
-    assign fov_70 = {((((&prd_63[30:23]) && (!(prd_63[22:0] == 23'h000000))) || ((&prd_67[30:23]) && (!(prd_67[22:0] == 23'h000000)))) || ((((&prd_63[30:23]) && (prd_63[22:0] == 23'h000000)) && ((&prd_67[30:23]) && (prd_67[22:0] == 23'h000000))) && (!(prd_63[31] == prd_67[31])))), (((&prd_63[30:23]) && (!(prd_63[22:0] == 23'h000000))) ? (prd_63 | 32'h00400000) : (((&prd_67[30:23]) && (!(prd_67[22:0] == 23'h000000))) ? (prd_67 | 32'h00400000) : (((((&prd_63[30:23]) && (prd_63[22:0] == 23'h000000)) && ((&prd_67[30:23]) && (prd_67[22:0] == 23'h000000))) && (!(prd_63[31] == prd_67[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_77 = (pd_76[32] ? pd_76[31:0] : fnan_69);
-    assign w_78 = 64'hffffffffffffffb8;
-    assign pw_85 = (pq_84 + w_78);
-    assign pw_92 = (pw_85 + pq_91);
-    assign pwa_93 = (pw_92 >> 64'h0000000000000002);
-    assign prd_94 = obj0_tile_r3_rdata[31:0];
-    assign go_95 = 1'h1;
+    assign fnan_71 = p5u1_fp_add_result;
+    assign fov_72 = {((((&prd_65[30:23]) && (!(prd_65[22:0] == 23'h000000))) || ((&prd_69[30:23]) && (!(prd_69[22:0] == 23'h000000)))) || ((((&prd_65[30:23]) && (prd_65[22:0] == 23'h000000)) && ((&prd_69[30:23]) && (prd_69[22:0] == 23'h000000))) && (!(prd_65[31] == prd_69[31])))), (((&prd_65[30:23]) && (!(prd_65[22:0] == 23'h000000))) ? (prd_65 | 32'h00400000) : (((&prd_69[30:23]) && (!(prd_69[22:0] == 23'h000000))) ? (prd_69 | 32'h00400000) : (((((&prd_65[30:23]) && (prd_65[22:0] == 23'h000000)) && ((&prd_69[30:23]) && (prd_69[22:0] == 23'h000000))) && (!(prd_65[31] == prd_69[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_79 = (pd_78[32] ? pd_78[31:0] : fnan_71);
+    assign pw_87 = {48'h000000000000, pq_86[15:0]};
+    assign pw_88 = (w_14 + pw_87);
+    assign pw_95 = (pw_88 + pq_94);
+    assign pwa_96 = (pw_95 >> 64'h0000000000000002);
+    assign prd_97 = obj0_tile_r3_rdata[31:0];
+    assign go_98 = 1'h1;
 
     ohls_fp_add p5u2_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_95),
-        .a(pw_77),
-        .b(prd_94),
+        .in_valid(go_98),
+        .a(pw_79),
+        .b(prd_97),
         .sub(1'h0),
         .out_valid(p5u2_fp_add_valid),
         .result(p5u2_fp_add_result)
     );
-    assign fnan_96 = p5u2_fp_add_result;
-    assign fov_97 = {((((&pw_77[30:23]) && (!(pw_77[22:0] == 23'h000000))) || ((&prd_94[30:23]) && (!(prd_94[22:0] == 23'h000000)))) || ((((&pw_77[30:23]) && (pw_77[22:0] == 23'h000000)) && ((&prd_94[30:23]) && (prd_94[22:0] == 23'h000000))) && (!(pw_77[31] == prd_94[31])))), (((&pw_77[30:23]) && (!(pw_77[22:0] == 23'h000000))) ? (pw_77 | 32'h00400000) : (((&prd_94[30:23]) && (!(prd_94[22:0] == 23'h000000))) ? (prd_94 | 32'h00400000) : (((((&pw_77[30:23]) && (pw_77[22:0] == 23'h000000)) && ((&prd_94[30:23]) && (prd_94[22:0] == 23'h000000))) && (!(pw_77[31] == prd_94[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_104 = (pd_103[32] ? pd_103[31:0] : fnan_96);
-    assign w_105 = 64'h0000000000000048;
-    assign pw_112 = (pq_111 + w_105);
-    assign pw_119 = (pw_112 + pq_118);
-    assign pwa_120 = (pw_119 >> 64'h0000000000000002);
-    assign prd_121 = obj0_tile_r4_rdata[31:0];
-    assign go_122 = 1'h1;
+    assign fnan_99 = p5u2_fp_add_result;
+    assign fov_100 = {((((&pw_79[30:23]) && (!(pw_79[22:0] == 23'h000000))) || ((&prd_97[30:23]) && (!(prd_97[22:0] == 23'h000000)))) || ((((&pw_79[30:23]) && (pw_79[22:0] == 23'h000000)) && ((&prd_97[30:23]) && (prd_97[22:0] == 23'h000000))) && (!(pw_79[31] == prd_97[31])))), (((&pw_79[30:23]) && (!(pw_79[22:0] == 23'h000000))) ? (pw_79 | 32'h00400000) : (((&prd_97[30:23]) && (!(prd_97[22:0] == 23'h000000))) ? (prd_97 | 32'h00400000) : (((((&pw_79[30:23]) && (pw_79[22:0] == 23'h000000)) && ((&prd_97[30:23]) && (prd_97[22:0] == 23'h000000))) && (!(pw_79[31] == prd_97[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_107 = (pd_106[32] ? pd_106[31:0] : fnan_99);
+    assign w_108 = 16'h0090;
+    assign pw_115 = (pq_114 + w_108);
+    assign pw_116 = {48'h000000000000, pw_115[15:0]};
+    assign pw_117 = (w_14 + pw_116);
+    assign pw_124 = (pw_117 + pq_123);
+    assign pwa_125 = (pw_124 >> 64'h0000000000000002);
+    assign prd_126 = obj0_tile_r4_rdata[31:0];
+    assign go_127 = 1'h1;
 
     ohls_fp_add p5u3_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_122),
-        .a(pw_104),
-        .b(prd_121),
+        .in_valid(go_127),
+        .a(pw_107),
+        .b(prd_126),
         .sub(1'h0),
         .out_valid(p5u3_fp_add_valid),
         .result(p5u3_fp_add_result)
     );
-    assign fnan_123 = p5u3_fp_add_result;
-    assign fov_124 = {((((&pw_104[30:23]) && (!(pw_104[22:0] == 23'h000000))) || ((&prd_121[30:23]) && (!(prd_121[22:0] == 23'h000000)))) || ((((&pw_104[30:23]) && (pw_104[22:0] == 23'h000000)) && ((&prd_121[30:23]) && (prd_121[22:0] == 23'h000000))) && (!(pw_104[31] == prd_121[31])))), (((&pw_104[30:23]) && (!(pw_104[22:0] == 23'h000000))) ? (pw_104 | 32'h00400000) : (((&prd_121[30:23]) && (!(prd_121[22:0] == 23'h000000))) ? (prd_121 | 32'h00400000) : (((((&pw_104[30:23]) && (pw_104[22:0] == 23'h000000)) && ((&prd_121[30:23]) && (prd_121[22:0] == 23'h000000))) && (!(pw_104[31] == prd_121[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_131 = (pd_130[32] ? pd_130[31:0] : fnan_123);
-    assign go_132 = 1'h1;
+    assign fnan_128 = p5u3_fp_add_result;
+    assign fov_129 = {((((&pw_107[30:23]) && (!(pw_107[22:0] == 23'h000000))) || ((&prd_126[30:23]) && (!(prd_126[22:0] == 23'h000000)))) || ((((&pw_107[30:23]) && (pw_107[22:0] == 23'h000000)) && ((&prd_126[30:23]) && (prd_126[22:0] == 23'h000000))) && (!(pw_107[31] == prd_126[31])))), (((&pw_107[30:23]) && (!(pw_107[22:0] == 23'h000000))) ? (pw_107 | 32'h00400000) : (((&prd_126[30:23]) && (!(prd_126[22:0] == 23'h000000))) ? (prd_126 | 32'h00400000) : (((((&pw_107[30:23]) && (pw_107[22:0] == 23'h000000)) && ((&prd_126[30:23]) && (prd_126[22:0] == 23'h000000))) && (!(pw_107[31] == prd_126[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_136 = (pd_135[32] ? pd_135[31:0] : fnan_128);
+    assign go_137 = 1'h1;
 
     ohls_fp_mul p5u4_fp_mul (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_132),
-        .a(w_59),
-        .b(pw_131),
+        .in_valid(go_137),
+        .a(w_61),
+        .b(pw_136),
         .out_valid(p5u4_fp_mul_valid),
         .result(p5u4_fp_mul_result)
     );
-    assign fnan_133 = p5u4_fp_mul_result;
-    assign fov_134 = {((((&w_59[30:23]) && (!1'h1)) || ((&pw_131[30:23]) && (!(pw_131[22:0] == 23'h000000)))) || ((((&w_59[30:23]) && 1'h1) && (pw_131[30:0] == 31'h00000000)) || (1'h0 && ((&pw_131[30:23]) && (pw_131[22:0] == 23'h000000))))), (((&w_59[30:23]) && (!1'h1)) ? (w_59 | 32'h00400000) : (((&pw_131[30:23]) && (!(pw_131[22:0] == 23'h000000))) ? (pw_131 | 32'h00400000) : (((((&w_59[30:23]) && 1'h1) && (pw_131[30:0] == 31'h00000000)) || (1'h0 && ((&pw_131[30:23]) && (pw_131[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_139 = (pd_138[32] ? pd_138[31:0] : fnan_133);
-    assign go_140 = 1'h1;
+    assign fnan_138 = p5u4_fp_mul_result;
+    assign fov_139 = {((((&w_61[30:23]) && (!1'h1)) || ((&pw_136[30:23]) && (!(pw_136[22:0] == 23'h000000)))) || ((((&w_61[30:23]) && 1'h1) && (pw_136[30:0] == 31'h00000000)) || (1'h0 && ((&pw_136[30:23]) && (pw_136[22:0] == 23'h000000))))), (((&w_61[30:23]) && (!1'h1)) ? (w_61 | 32'h00400000) : (((&pw_136[30:23]) && (!(pw_136[22:0] == 23'h000000))) ? (pw_136 | 32'h00400000) : (((((&w_61[30:23]) && 1'h1) && (pw_136[30:0] == 31'h00000000)) || (1'h0 && ((&pw_136[30:23]) && (pw_136[22:0] == 23'h000000)))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_144 = (pd_143[32] ? pd_143[31:0] : fnan_138);
+    assign go_145 = 1'h1;
 
     ohls_fp_add p5u5_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p5_en),
-        .in_valid(go_140),
-        .a(pw_58),
-        .b(pw_139),
+        .in_valid(go_145),
+        .a(pw_60),
+        .b(pw_144),
         .sub(1'h0),
         .out_valid(p5u5_fp_add_valid),
         .result(p5u5_fp_add_result)
     );
-    assign fnan_141 = p5u5_fp_add_result;
-    assign fov_142 = {((((&pw_58[30:23]) && (!(pw_58[22:0] == 23'h000000))) || ((&pw_139[30:23]) && (!(pw_139[22:0] == 23'h000000)))) || ((((&pw_58[30:23]) && (pw_58[22:0] == 23'h000000)) && ((&pw_139[30:23]) && (pw_139[22:0] == 23'h000000))) && (!(pw_58[31] == pw_139[31])))), (((&pw_58[30:23]) && (!(pw_58[22:0] == 23'h000000))) ? (pw_58 | 32'h00400000) : (((&pw_139[30:23]) && (!(pw_139[22:0] == 23'h000000))) ? (pw_139 | 32'h00400000) : (((((&pw_58[30:23]) && (pw_58[22:0] == 23'h000000)) && ((&pw_139[30:23]) && (pw_139[22:0] == 23'h000000))) && (!(pw_58[31] == pw_139[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_149 = (pd_148[32] ? pd_148[31:0] : fnan_141);
-    assign w_150 = {32'h00000000, out_base};
-    assign w_151 = arg_width;
-    assign pw_152 = w_6[31:0];
-    assign w_153 = 32'h00000010;
-    assign pw_154 = $unsigned($signed(pw_152) * $signed(w_153));
-    assign pw_184 = pq_183[31:0];
-    assign pw_185 = (pw_154 | pw_184);
-    assign pw_186 = w_9[31:0];
-    assign w_187 = 32'h00000010;
-    assign pw_188 = $unsigned($signed(pw_186) * $signed(w_187));
-    assign pw_216 = pq_215[31:0];
-    assign pw_217 = (pw_188 | pw_216);
-    assign pw_218 = pw_217[26:0];
-    assign pw_219 = {5'h00, pw_218[26:0]};
-    assign pw_220 = w_151[26:0];
-    assign pw_221 = {5'h00, pw_220[26:0]};
-    assign pw_222 = $unsigned($signed(pw_219) * $signed(pw_221));
-    assign pw_226 = pq_225[26:0];
-    assign pw_227 = {5'h00, pw_226[26:0]};
-    assign w_228 = 32'h0000001b;
-    assign pw_229 = (pq_225 >> w_228);
-    assign pw_230 = pw_229[4:0];
-    assign pw_231 = (pw_217 >> w_228);
-    assign pw_232 = pw_231[4:0];
-    assign pw_233 = w_151[4:0];
-    assign pw_234 = $unsigned($signed(pw_232) * $signed(pw_233));
-    assign pw_235 = pw_217[4:0];
-    assign pw_236 = (w_151 >> w_228);
+    assign fnan_146 = p5u5_fp_add_result;
+    assign fov_147 = {((((&pw_60[30:23]) && (!(pw_60[22:0] == 23'h000000))) || ((&pw_144[30:23]) && (!(pw_144[22:0] == 23'h000000)))) || ((((&pw_60[30:23]) && (pw_60[22:0] == 23'h000000)) && ((&pw_144[30:23]) && (pw_144[22:0] == 23'h000000))) && (!(pw_60[31] == pw_144[31])))), (((&pw_60[30:23]) && (!(pw_60[22:0] == 23'h000000))) ? (pw_60 | 32'h00400000) : (((&pw_144[30:23]) && (!(pw_144[22:0] == 23'h000000))) ? (pw_144 | 32'h00400000) : (((((&pw_60[30:23]) && (pw_60[22:0] == 23'h000000)) && ((&pw_144[30:23]) && (pw_144[22:0] == 23'h000000))) && (!(pw_60[31] == pw_144[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_154 = (pd_153[32] ? pd_153[31:0] : fnan_146);
+    assign w_155 = {32'h00000000, out_base};
+    assign w_156 = arg_width;
+    assign pw_157 = w_8[31:0];
+    assign w_158 = 32'h00000010;
+    assign pw_159 = $unsigned($signed(pw_157) * $signed(w_158));
+    assign pw_189 = pq_188[31:0];
+    assign pw_190 = (pw_159 | pw_189);
+    assign pw_191 = w_11[31:0];
+    assign w_192 = 32'h00000010;
+    assign pw_193 = $unsigned($signed(pw_191) * $signed(w_192));
+    assign pw_221 = pq_220[31:0];
+    assign pw_222 = (pw_193 | pw_221);
+    assign pw_223 = pw_222[26:0];
+    assign pw_224 = {5'h00, pw_223[26:0]};
+    assign pw_225 = w_156[26:0];
+    assign pw_226 = {5'h00, pw_225[26:0]};
+    assign pw_227 = $unsigned($signed(pw_224) * $signed(pw_226));
+    assign pw_231 = pq_230[26:0];
+    assign pw_232 = {5'h00, pw_231[26:0]};
+    assign w_233 = 32'h0000001b;
+    assign pw_234 = (pq_230 >> w_233);
+    assign pw_235 = pw_234[4:0];
+    assign pw_236 = (pw_222 >> w_233);
     assign pw_237 = pw_236[4:0];
-    assign pw_238 = $unsigned($signed(pw_235) * $signed(pw_237));
-    assign pw_243 = (pq_240 + pq_242);
-    assign pw_245 = (pw_230 + pq_244);
-    assign pw_246 = {27'h0000000, pw_245[4:0]};
-    assign pw_247 = (pw_246 << w_228);
-    assign pw_248 = (pw_227 | pw_247);
-    assign pw_249 = (pw_185 + pw_248);
-    assign pw_250 = {{32{pw_249[31]}}, pw_249[31:0]};
-    assign pw_251 = $unsigned($signed(pw_250) * $signed(w_64));
-    assign pw_252 = (w_150 + pw_251);
-    assign pv_253 = v12_lid_x;
-    assign pw_254 = pv_253[7:0];
-    assign w_255 = 8'h01;
-    assign pw_256 = (pw_254 + w_255);
-    assign w_257 = 8'h10;
-    assign pw_258 = (pw_256 == w_257);
-    assign w_259 = 8'h00;
-    assign pw_260 = (pw_258 ? w_259 : pw_256);
-    assign pw_261 = {56'h00000000000000, pw_260[7:0]};
-    assign pv_262 = v13_lid_y;
-    assign pw_263 = pv_262[7:0];
-    assign pw_264 = (pw_263 + w_255);
-    assign pw_265 = (pw_258 ? pw_264 : pw_263);
+    assign pw_238 = w_156[4:0];
+    assign pw_239 = $unsigned($signed(pw_237) * $signed(pw_238));
+    assign pw_240 = pw_222[4:0];
+    assign pw_241 = (w_156 >> w_233);
+    assign pw_242 = pw_241[4:0];
+    assign pw_243 = $unsigned($signed(pw_240) * $signed(pw_242));
+    assign pw_248 = (pq_245 + pq_247);
+    assign pw_250 = (pw_235 + pq_249);
+    assign pw_251 = {27'h0000000, pw_250[4:0]};
+    assign pw_252 = (pw_251 << w_233);
+    assign pw_253 = (pw_232 | pw_252);
+    assign pw_254 = (pw_190 + pw_253);
+    assign pw_255 = {{32{pw_254[31]}}, pw_254[31:0]};
+    assign pw_256 = $unsigned($signed(pw_255) * $signed(w_66));
+    assign pw_257 = (w_155 + pw_256);
+    assign pv_258 = v12_lid_x;
+    assign pw_259 = pv_258[7:0];
+    assign w_260 = 8'h01;
+    assign pw_261 = (pw_259 + w_260);
+    assign w_262 = 8'h10;
+    assign pw_263 = (pw_261 == w_262);
+    assign w_264 = 8'h00;
+    assign pw_265 = (pw_263 ? w_264 : pw_261);
     assign pw_266 = {56'h00000000000000, pw_265[7:0]};
+    assign pv_267 = v13_lid_y;
+    assign pw_268 = pv_267[7:0];
+    assign pw_269 = (pw_268 + w_260);
+    assign pw_270 = (pw_263 ? pw_269 : pw_268);
+    assign pw_271 = {56'h00000000000000, pw_270[7:0]};
     assign p5_stall = ((p5_valid[30] && 1'h1) && (!out_st_req_ready));
-    assign w_267 = 64'h0000000000000000;
+    assign w_272 = 64'h0000000000000000;
     assign p4_en = (!p4_stall);
-    assign pv_268 = v12_lid_x;
-    assign pw_269 = pv_268[7:0];
-    assign w_270 = 8'h10;
-    assign pw_271 = (pw_269 < w_270);
-    assign w_272 = 32'h00000000;
-    assign w_273 = {32'h00000000, group_0};
-    assign pv_274 = v12_lid_x;
-    assign pw_275 = w_273[31:0];
-    assign w_276 = 32'h00000010;
-    assign pw_277 = $unsigned($signed(pw_275) * $signed(w_276));
-    assign pw_278 = pv_274[31:0];
-    assign pw_279 = (pw_277 | pw_278);
-    assign w_280 = 32'h00000001;
-    assign w_281 = {32'h00000000, group_1};
-    assign pv_282 = v13_lid_y;
-    assign pw_283 = w_281[31:0];
-    assign w_284 = 32'h00000010;
-    assign pw_285 = $unsigned($signed(pw_283) * $signed(w_284));
-    assign pw_286 = pv_282[31:0];
-    assign pw_287 = (pw_285 | pw_286);
-    assign w_288 = 64'h0000000000000000;
-    assign w_289 = arg_height;
-    assign w_290 = 64'h00000000000004c8;
-    assign pw_291 = (w_288 + w_290);
-    assign pw_292 = pv_274[7:0];
-    assign w_293 = 8'h01;
-    assign pw_294 = (pw_292 + w_293);
-    assign w_295 = 8'h04;
-    assign pw_296 = $unsigned($signed(pw_294) * $signed(w_295));
-    assign pw_297 = {56'h00000000000000, pw_296[7:0]};
-    assign pw_298 = (pw_291 + pw_297);
-    assign w_299 = 32'hffffffff;
-    assign pw_300 = (w_289 + w_299);
-    assign pw_301 = ((pw_287 ^ 32'h80000000) < (pw_300 ^ 32'h80000000));
-    assign w_302 = {32'h00000000, in_base};
-    assign w_303 = arg_width;
-    assign w_304 = 32'h00000001;
-    assign pw_305 = (pw_287 + w_304);
-    assign pw_306 = pw_305[26:0];
-    assign pw_307 = {5'h00, pw_306[26:0]};
-    assign pw_308 = w_303[26:0];
-    assign pw_309 = {5'h00, pw_308[26:0]};
-    assign pw_310 = $unsigned($signed(pw_307) * $signed(pw_309));
-    assign pw_314 = pq_313[26:0];
-    assign pw_315 = {5'h00, pw_314[26:0]};
-    assign w_316 = 32'h0000001b;
-    assign pw_317 = (pq_313 >> w_316);
-    assign pw_318 = pw_317[4:0];
-    assign pw_319 = (pw_305 >> w_316);
-    assign pw_320 = pw_319[4:0];
-    assign pw_321 = w_303[4:0];
-    assign pw_322 = $unsigned($signed(pw_320) * $signed(pw_321));
-    assign pw_323 = pw_305[4:0];
-    assign pw_324 = (w_303 >> w_316);
+    assign pv_273 = v12_lid_x;
+    assign pw_274 = pv_273[7:0];
+    assign w_275 = 8'h04;
+    assign pw_276 = (pw_274 >> w_275);
+    assign w_277 = 8'h00;
+    assign pw_278 = (pw_276 == w_277);
+    assign w_279 = 32'h00000000;
+    assign w_280 = {32'h00000000, group_0};
+    assign pv_281 = v12_lid_x;
+    assign pw_282 = w_280[31:0];
+    assign w_283 = 32'h00000010;
+    assign pw_284 = $unsigned($signed(pw_282) * $signed(w_283));
+    assign pw_285 = pv_281[31:0];
+    assign pw_286 = (pw_284 | pw_285);
+    assign w_287 = 32'h00000001;
+    assign w_288 = {32'h00000000, group_1};
+    assign pv_289 = v13_lid_y;
+    assign pw_290 = w_288[31:0];
+    assign w_291 = 32'h00000010;
+    assign pw_292 = $unsigned($signed(pw_290) * $signed(w_291));
+    assign pw_293 = pv_289[31:0];
+    assign pw_294 = (pw_292 | pw_293);
+    assign w_295 = 64'h0000000000000000;
+    assign w_296 = arg_height;
+    assign w_297 = 64'h00000000000004c8;
+    assign pw_298 = (w_295 + w_297);
+    assign pw_299 = pv_281[7:0];
+    assign w_300 = 8'h01;
+    assign pw_301 = (pw_299 + w_300);
+    assign w_302 = 8'h04;
+    assign pw_303 = $unsigned($signed(pw_301) * $signed(w_302));
+    assign pw_304 = {56'h00000000000000, pw_303[7:0]};
+    assign pw_305 = (pw_298 + pw_304);
+    assign w_306 = 32'hffffffff;
+    assign pw_307 = (w_296 + w_306);
+    assign pw_308 = ((pw_294 ^ 32'h80000000) < (pw_307 ^ 32'h80000000));
+    assign w_309 = {32'h00000000, in_base};
+    assign w_310 = arg_width;
+    assign w_311 = 32'h00000001;
+    assign pw_312 = (pw_294 + w_311);
+    assign pw_313 = pw_312[26:0];
+    assign pw_314 = {5'h00, pw_313[26:0]};
+    assign pw_315 = w_310[26:0];
+    assign pw_316 = {5'h00, pw_315[26:0]};
+    assign pw_317 = $unsigned($signed(pw_314) * $signed(pw_316));
+    assign pw_321 = pq_320[26:0];
+    assign pw_322 = {5'h00, pw_321[26:0]};
+    assign w_323 = 32'h0000001b;
+    assign pw_324 = (pq_320 >> w_323);
     assign pw_325 = pw_324[4:0];
-    assign pw_326 = $unsigned($signed(pw_323) * $signed(pw_325));
-    assign pw_331 = (pq_328 + pq_330);
-    assign pw_333 = (pw_318 + pq_332);
-    assign pw_334 = {27'h0000000, pw_333[4:0]};
-    assign pw_335 = (pw_334 << w_316);
-    assign pw_336 = (pw_315 | pw_335);
-    assign pw_340 = (pw_336 + pq_339);
-    assign pw_341 = {{32{pw_340[31]}}, pw_340[31:0]};
-    assign w_342 = 64'h0000000000000004;
-    assign pw_343 = $unsigned($signed(pw_341) * $signed(w_342));
-    assign pw_344 = (w_302 + pw_343);
-    assign pld_392 = in_ld_resp_data;
-    assign pv_393 = v10_cond;
-    assign pm_394 = ((1'h1 && pq_391) ? pld_392 : pv_393);
-    assign w_395 = 32'h00000000;
-    assign pm_396 = ((1'h1 && (!pq_391)) ? w_395 : pm_394);
-    assign pwa_444 = (pq_443 >> 64'h0000000000000002);
-    assign pv_445 = v12_lid_x;
-    assign pw_446 = pv_445[7:0];
-    assign w_447 = 8'h01;
-    assign pw_448 = (pw_446 + w_447);
-    assign pw_449 = {56'h00000000000000, pw_448[7:0]};
-    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_347)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_391)) && (!in_ld_resp_valid)));
-    assign w_450 = 64'h0000000000000000;
-    assign w_451 = 64'h000000000000000f;
-    assign p3_en = (!p3_stall);
+    assign pw_326 = (pw_312 >> w_323);
+    assign pw_327 = pw_326[4:0];
+    assign pw_328 = w_310[4:0];
+    assign pw_329 = $unsigned($signed(pw_327) * $signed(pw_328));
+    assign pw_330 = pw_312[4:0];
+    assign pw_331 = (w_310 >> w_323);
+    assign pw_332 = pw_331[4:0];
+    assign pw_333 = $unsigned($signed(pw_330) * $signed(pw_332));
+    assign pw_338 = (pq_335 + pq_337);
+    assign pw_340 = (pw_325 + pq_339);
+    assign pw_341 = {27'h0000000, pw_340[4:0]};
+    assign pw_342 = (pw_341 << w_323);
+    assign pw_343 = (pw_322 | pw_342);
+    assign pw_347 = (pw_343 + pq_346);
+    assign pw_348 = {{32{pw_347[31]}}, pw_347[31:0]};
+    assign w_349 = 64'h0000000000000004;
+    assign pw_350 = $unsigned($signed(pw_348) * $signed(w_349));
+    assign pw_351 = (w_309 + pw_350);
+    assign pld_399 = in_ld_resp_data;
+    assign pv_400 = v10_cond;
+    assign pm_401 = ((1'h1 && pq_398) ? pld_399 : pv_400);
+    assign w_402 = 32'h00000000;
+    assign pm_403 = ((1'h1 && (!pq_398)) ? w_402 : pm_401);
+    assign pwa_451 = (pq_450 >> 64'h0000000000000002);
     assign pv_452 = v12_lid_x;
     assign pw_453 = pv_452[7:0];
-    assign w_454 = 8'h10;
-    assign pw_455 = (pw_453 < w_454);
-    assign w_456 = 32'h00000000;
-    assign w_457 = {32'h00000000, group_0};
-    assign pv_458 = v12_lid_x;
-    assign pw_459 = w_457[31:0];
-    assign w_460 = 32'h00000010;
-    assign pw_461 = $unsigned($signed(pw_459) * $signed(w_460));
-    assign pw_462 = pv_458[31:0];
-    assign pw_463 = (pw_461 | pw_462);
-    assign w_464 = 32'h00000001;
-    assign w_465 = {32'h00000000, group_1};
-    assign pv_466 = v13_lid_y;
-    assign pw_467 = w_465[31:0];
-    assign w_468 = 32'h00000010;
-    assign pw_469 = $unsigned($signed(pw_467) * $signed(w_468));
-    assign pw_470 = pv_466[31:0];
-    assign pw_471 = (pw_469 | pw_470);
-    assign w_472 = 64'h0000000000000000;
-    assign pw_473 = pv_458[7:0];
-    assign w_474 = 8'h01;
-    assign pw_475 = (pw_473 + w_474);
-    assign w_476 = 8'h04;
-    assign pw_477 = $unsigned($signed(pw_475) * $signed(w_476));
-    assign pw_478 = {56'h00000000000000, pw_477[7:0]};
-    assign pw_479 = (w_472 + pw_478);
-    assign pw_480 = ((pw_471 ^ 32'h80000000) > (w_456 ^ 32'h80000000));
-    assign w_481 = {32'h00000000, in_base};
-    assign w_482 = arg_width;
-    assign w_483 = 32'hffffffff;
-    assign pw_484 = (pw_471 + w_483);
-    assign pw_485 = pw_484[26:0];
-    assign pw_486 = {5'h00, pw_485[26:0]};
-    assign pw_487 = w_482[26:0];
-    assign pw_488 = {5'h00, pw_487[26:0]};
-    assign pw_489 = $unsigned($signed(pw_486) * $signed(pw_488));
-    assign pw_493 = pq_492[26:0];
-    assign pw_494 = {5'h00, pw_493[26:0]};
-    assign w_495 = 32'h0000001b;
-    assign pw_496 = (pq_492 >> w_495);
-    assign pw_497 = pw_496[4:0];
-    assign pw_498 = (pw_484 >> w_495);
-    assign pw_499 = pw_498[4:0];
-    assign pw_500 = w_482[4:0];
-    assign pw_501 = $unsigned($signed(pw_499) * $signed(pw_500));
-    assign pw_502 = pw_484[4:0];
-    assign pw_503 = (w_482 >> w_495);
-    assign pw_504 = pw_503[4:0];
-    assign pw_505 = $unsigned($signed(pw_502) * $signed(pw_504));
-    assign pw_510 = (pq_507 + pq_509);
-    assign pw_512 = (pw_497 + pq_511);
-    assign pw_513 = {27'h0000000, pw_512[4:0]};
-    assign pw_514 = (pw_513 << w_495);
-    assign pw_515 = (pw_494 | pw_514);
-    assign pw_519 = (pw_515 + pq_518);
-    assign pw_520 = {{32{pw_519[31]}}, pw_519[31:0]};
-    assign w_521 = 64'h0000000000000004;
-    assign pw_522 = $unsigned($signed(pw_520) * $signed(w_521));
-    assign pw_523 = (w_481 + pw_522);
-    assign pld_571 = in_ld_resp_data;
-    assign pv_572 = v8_cond;
-    assign pm_573 = ((1'h1 && pq_570) ? pld_571 : pv_572);
-    assign w_574 = 32'h00000000;
-    assign pm_575 = ((1'h1 && (!pq_570)) ? w_574 : pm_573);
-    assign pwa_623 = (pq_622 >> 64'h0000000000000002);
-    assign pv_624 = v12_lid_x;
-    assign pw_625 = pv_624[7:0];
-    assign w_626 = 8'h01;
-    assign pw_627 = (pw_625 + w_626);
-    assign pw_628 = {56'h00000000000000, pw_627[7:0]};
-    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_526)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_570)) && (!in_ld_resp_valid)));
-    assign w_629 = 64'h0000000000000000;
+    assign w_454 = 8'h01;
+    assign pw_455 = (pw_453 + w_454);
+    assign pw_456 = {56'h00000000000000, pw_455[7:0]};
+    assign p4_stall = ((((p4_valid[3] && 1'h1) && (1'h1 && pq_354)) && (!in_ld_req_ready)) || (((p4_valid[47] && 1'h1) && (1'h1 && pq_398)) && (!in_ld_resp_valid)));
+    assign w_457 = 64'h0000000000000000;
+    assign w_458 = 64'h000000000000000f;
+    assign p3_en = (!p3_stall);
+    assign pv_459 = v12_lid_x;
+    assign pw_460 = pv_459[7:0];
+    assign w_461 = 8'h04;
+    assign pw_462 = (pw_460 >> w_461);
+    assign w_463 = 8'h00;
+    assign pw_464 = (pw_462 == w_463);
+    assign w_465 = 32'h00000000;
+    assign w_466 = {32'h00000000, group_0};
+    assign pv_467 = v12_lid_x;
+    assign pw_468 = w_466[31:0];
+    assign w_469 = 32'h00000010;
+    assign pw_470 = $unsigned($signed(pw_468) * $signed(w_469));
+    assign pw_471 = pv_467[31:0];
+    assign pw_472 = (pw_470 | pw_471);
+    assign w_473 = 32'h00000001;
+    assign w_474 = {32'h00000000, group_1};
+    assign pv_475 = v13_lid_y;
+    assign pw_476 = w_474[31:0];
+    assign w_477 = 32'h00000010;
+    assign pw_478 = $unsigned($signed(pw_476) * $signed(w_477));
+    assign pw_479 = pv_475[31:0];
+    assign pw_480 = (pw_478 | pw_479);
+    assign w_481 = 64'h0000000000000000;
+    assign pw_482 = pv_467[7:0];
+    assign w_483 = 8'h01;
+    assign pw_484 = (pw_482 + w_483);
+    assign w_485 = 8'h04;
+    assign pw_486 = $unsigned($signed(pw_484) * $signed(w_485));
+    assign pw_487 = {56'h00000000000000, pw_486[7:0]};
+    assign pw_488 = (w_481 + pw_487);
+    assign w_489 = 32'h0000001f;
+    assign pw_490 = (pw_480 >> w_489);
+    assign pw_491 = pw_490[0];
+    assign pw_492 = (~pw_491);
+    assign w_493 = 32'h00000000;
+    assign pw_494 = (pw_480 != w_493);
+    assign pw_495 = (pw_492 & pw_494);
+    assign w_496 = {32'h00000000, in_base};
+    assign w_497 = arg_width;
+    assign w_498 = 32'hffffffff;
+    assign pw_499 = (pw_480 + w_498);
+    assign pw_500 = pw_499[26:0];
+    assign pw_501 = {5'h00, pw_500[26:0]};
+    assign pw_502 = w_497[26:0];
+    assign pw_503 = {5'h00, pw_502[26:0]};
+    assign pw_504 = $unsigned($signed(pw_501) * $signed(pw_503));
+    assign pw_508 = pq_507[26:0];
+    assign pw_509 = {5'h00, pw_508[26:0]};
+    assign w_510 = 32'h0000001b;
+    assign pw_511 = (pq_507 >> w_510);
+    assign pw_512 = pw_511[4:0];
+    assign pw_513 = (pw_499 >> w_510);
+    assign pw_514 = pw_513[4:0];
+    assign pw_515 = w_497[4:0];
+    assign pw_516 = $unsigned($signed(pw_514) * $signed(pw_515));
+    assign pw_517 = pw_499[4:0];
+    assign pw_518 = (w_497 >> w_510);
+    assign pw_519 = pw_518[4:0];
+    assign pw_520 = $unsigned($signed(pw_517) * $signed(pw_519));
+    assign pw_525 = (pq_522 + pq_524);
+    assign pw_527 = (pw_512 + pq_526);
+    assign pw_528 = {27'h0000000, pw_527[4:0]};
+    assign pw_529 = (pw_528 << w_510);
+    assign pw_530 = (pw_509 | pw_529);
+    assign pw_534 = (pw_530 + pq_533);
+    assign pw_535 = {{32{pw_534[31]}}, pw_534[31:0]};
+    assign w_536 = 64'h0000000000000004;
+    assign pw_537 = $unsigned($signed(pw_535) * $signed(w_536));
+    assign pw_538 = (w_496 + pw_537);
+    assign pld_586 = in_ld_resp_data;
+    assign pv_587 = v8_cond;
+    assign pm_588 = ((1'h1 && pq_585) ? pld_586 : pv_587);
+    assign w_589 = 32'h00000000;
+    assign pm_590 = ((1'h1 && (!pq_585)) ? w_589 : pm_588);
+    assign pwa_638 = (pq_637 >> 64'h0000000000000002);
+    assign pv_639 = v12_lid_x;
+    assign pw_640 = pv_639[7:0];
+    assign w_641 = 8'h01;
+    assign pw_642 = (pw_640 + w_641);
+    assign pw_643 = {56'h00000000000000, pw_642[7:0]};
+    assign p3_stall = ((((p3_valid[3] && 1'h1) && (1'h1 && pq_541)) && (!in_ld_req_ready)) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_585)) && (!in_ld_resp_valid)));
+    assign w_644 = 64'h0000000000000000;
     assign p2_en = (!p2_stall);
-    assign pv_630 = v13_lid_y;
-    assign pw_631 = pv_630[7:0];
-    assign w_632 = 8'h10;
-    assign pw_633 = (pw_631 < w_632);
-    assign w_634 = 32'h00000000;
-    assign w_635 = {32'h00000000, group_0};
-    assign pv_636 = v12_lid_x;
-    assign pw_637 = w_635[31:0];
-    assign w_638 = 32'h00000010;
-    assign pw_639 = $unsigned($signed(pw_637) * $signed(w_638));
-    assign pw_640 = pv_636[31:0];
-    assign pw_641 = (pw_639 | pw_640);
-    assign w_642 = 32'h00000001;
-    assign w_643 = {32'h00000000, group_1};
-    assign pv_644 = v13_lid_y;
-    assign pw_645 = w_643[31:0];
-    assign w_646 = 32'h00000010;
-    assign pw_647 = $unsigned($signed(pw_645) * $signed(w_646));
-    assign pw_648 = pv_644[31:0];
-    assign pw_649 = (pw_647 | pw_648);
-    assign w_650 = 64'h0000000000000000;
-    assign w_651 = arg_width;
-    assign pw_652 = pv_644[15:0];
-    assign w_653 = 16'h0003;
-    assign pw_654 = (pw_652 << w_653);
-    assign w_655 = 16'h0006;
-    assign pw_656 = (pw_652 << w_655);
-    assign pw_657 = (pw_654 + pw_656);
-    assign pw_658 = {48'h000000000000, pw_657[15:0]};
-    assign pw_659 = (w_650 + pw_658);
-    assign w_660 = 64'h000000000000008c;
-    assign pw_661 = (pw_659 + w_660);
-    assign w_662 = 32'hffffffff;
-    assign pw_663 = (w_651 + w_662);
-    assign pw_664 = ((pw_641 ^ 32'h80000000) < (pw_663 ^ 32'h80000000));
-    assign w_665 = {32'h00000000, in_base};
-    assign w_666 = arg_width;
-    assign pw_667 = pw_649[26:0];
-    assign pw_668 = {5'h00, pw_667[26:0]};
-    assign pw_669 = w_666[26:0];
-    assign pw_670 = {5'h00, pw_669[26:0]};
-    assign pw_671 = $unsigned($signed(pw_668) * $signed(pw_670));
-    assign pw_675 = pq_674[26:0];
-    assign pw_676 = {5'h00, pw_675[26:0]};
-    assign w_677 = 32'h0000001b;
-    assign pw_678 = (pq_674 >> w_677);
-    assign pw_679 = pw_678[4:0];
-    assign pw_680 = (pw_649 >> w_677);
-    assign pw_681 = pw_680[4:0];
-    assign pw_682 = w_666[4:0];
-    assign pw_683 = $unsigned($signed(pw_681) * $signed(pw_682));
-    assign pw_684 = pw_649[4:0];
-    assign pw_685 = (w_666 >> w_677);
-    assign pw_686 = pw_685[4:0];
-    assign pw_687 = $unsigned($signed(pw_684) * $signed(pw_686));
-    assign pw_692 = (pq_689 + pq_691);
-    assign pw_694 = (pw_679 + pq_693);
-    assign pw_695 = {27'h0000000, pw_694[4:0]};
-    assign pw_696 = (pw_695 << w_677);
-    assign pw_697 = (pw_676 | pw_696);
-    assign pw_701 = (pw_697 + pq_700);
-    assign w_702 = 32'h00000001;
-    assign pw_703 = (pw_701 + w_702);
-    assign pw_704 = {{32{pw_703[31]}}, pw_703[31:0]};
-    assign w_705 = 64'h0000000000000004;
-    assign pw_706 = $unsigned($signed(pw_704) * $signed(w_705));
-    assign pw_707 = (w_665 + pw_706);
-    assign pld_757 = in_ld_resp_data;
-    assign pv_758 = v6_cond;
-    assign pm_759 = ((1'h1 && pq_756) ? pld_757 : pv_758);
-    assign w_760 = 32'h00000000;
-    assign pm_761 = ((1'h1 && (!pq_756)) ? w_760 : pm_759);
-    assign pwa_810 = (pq_809 >> 64'h0000000000000002);
-    assign pv_811 = v13_lid_y;
-    assign pw_812 = pv_811[7:0];
-    assign w_813 = 8'h01;
-    assign pw_814 = (pw_812 + w_813);
-    assign pw_815 = {56'h00000000000000, pw_814[7:0]};
-    assign p2_stall = ((((p2_valid[4] && 1'h1) && (1'h1 && pq_712)) && (!in_ld_req_ready)) || (((p2_valid[48] && 1'h1) && (1'h1 && pq_756)) && (!in_ld_resp_valid)));
-    assign w_816 = 64'h0000000000000000;
-    assign w_817 = 64'h000000000000000f;
+    assign pv_645 = v13_lid_y;
+    assign pw_646 = pv_645[7:0];
+    assign w_647 = 8'h04;
+    assign pw_648 = (pw_646 >> w_647);
+    assign w_649 = 8'h00;
+    assign pw_650 = (pw_648 == w_649);
+    assign w_651 = 32'h00000000;
+    assign w_652 = {32'h00000000, group_0};
+    assign pv_653 = v12_lid_x;
+    assign pw_654 = w_652[31:0];
+    assign w_655 = 32'h00000010;
+    assign pw_656 = $unsigned($signed(pw_654) * $signed(w_655));
+    assign pw_657 = pv_653[31:0];
+    assign pw_658 = (pw_656 | pw_657);
+    assign w_659 = 32'h00000001;
+    assign w_660 = {32'h00000000, group_1};
+    assign pv_661 = v13_lid_y;
+    assign pw_662 = w_660[31:0];
+    assign w_663 = 32'h00000010;
+    assign pw_664 = $unsigned($signed(pw_662) * $signed(w_663));
+    assign pw_665 = pv_661[31:0];
+    assign pw_666 = (pw_664 | pw_665);
+    assign w_667 = 64'h0000000000000000;
+    assign w_668 = arg_width;
+    assign pw_669 = pv_661[15:0];
+    assign w_670 = 16'h0003;
+    assign pw_671 = (pw_669 << w_670);
+    assign w_672 = 16'h0006;
+    assign pw_673 = (pw_669 << w_672);
+    assign pw_674 = (pw_671 + pw_673);
+    assign pw_675 = {48'h000000000000, pw_674[15:0]};
+    assign pw_676 = (w_667 + pw_675);
+    assign w_677 = 64'h000000000000008c;
+    assign pw_678 = (pw_676 + w_677);
+    assign w_679 = 32'hffffffff;
+    assign pw_680 = (w_668 + w_679);
+    assign pw_681 = ((pw_658 ^ 32'h80000000) < (pw_680 ^ 32'h80000000));
+    assign w_682 = {32'h00000000, in_base};
+    assign w_683 = arg_width;
+    assign pw_684 = pw_666[26:0];
+    assign pw_685 = {5'h00, pw_684[26:0]};
+    assign pw_686 = w_683[26:0];
+    assign pw_687 = {5'h00, pw_686[26:0]};
+    assign pw_688 = $unsigned($signed(pw_685) * $signed(pw_687));
+    assign pw_692 = pq_691[26:0];
+    assign pw_693 = {5'h00, pw_692[26:0]};
+    assign w_694 = 32'h0000001b;
+    assign pw_695 = (pq_691 >> w_694);
+    assign pw_696 = pw_695[4:0];
+    assign pw_697 = (pw_666 >> w_694);
+    assign pw_698 = pw_697[4:0];
+    assign pw_699 = w_683[4:0];
+    assign pw_700 = $unsigned($signed(pw_698) * $signed(pw_699));
+    assign pw_701 = pw_666[4:0];
+    assign pw_702 = (w_683 >> w_694);
+    assign pw_703 = pw_702[4:0];
+    assign pw_704 = $unsigned($signed(pw_701) * $signed(pw_703));
+    assign pw_709 = (pq_706 + pq_708);
+    assign pw_711 = (pw_696 + pq_710);
+    assign pw_712 = {27'h0000000, pw_711[4:0]};
+    assign pw_713 = (pw_712 << w_694);
+    assign pw_714 = (pw_693 | pw_713);
+    assign pw_718 = (pw_714 + pq_717);
+    assign w_719 = 32'h00000001;
+    assign pw_720 = (pw_718 + w_719);
+    assign pw_721 = {{32{pw_720[31]}}, pw_720[31:0]};
+    assign w_722 = 64'h0000000000000004;
+    assign pw_723 = $unsigned($signed(pw_721) * $signed(w_722));
+    assign pw_724 = (w_682 + pw_723);
+    assign pld_774 = in_ld_resp_data;
+    assign pv_775 = v6_cond;
+    assign pm_776 = ((1'h1 && pq_773) ? pld_774 : pv_775);
+    assign w_777 = 32'h00000000;
+    assign pm_778 = ((1'h1 && (!pq_773)) ? w_777 : pm_776);
+    assign pwa_827 = (pq_826 >> 64'h0000000000000002);
+    assign pv_828 = v13_lid_y;
+    assign pw_829 = pv_828[7:0];
+    assign w_830 = 8'h01;
+    assign pw_831 = (pw_829 + w_830);
+    assign pw_832 = {56'h00000000000000, pw_831[7:0]};
+    assign p2_stall = ((((p2_valid[4] && 1'h1) && (1'h1 && pq_729)) && (!in_ld_req_ready)) || (((p2_valid[48] && 1'h1) && (1'h1 && pq_773)) && (!in_ld_resp_valid)));
+    assign w_833 = 64'h0000000000000000;
+    assign w_834 = 64'h000000000000000f;
     assign p1_en = (!p1_stall);
-    assign pv_818 = v13_lid_y;
-    assign pw_819 = pv_818[7:0];
-    assign w_820 = 8'h10;
-    assign pw_821 = (pw_819 < w_820);
-    assign w_822 = 32'h00000000;
-    assign w_823 = {32'h00000000, group_0};
-    assign pv_824 = v12_lid_x;
-    assign pw_825 = w_823[31:0];
-    assign w_826 = 32'h00000010;
-    assign pw_827 = $unsigned($signed(pw_825) * $signed(w_826));
-    assign pw_828 = pv_824[31:0];
-    assign pw_829 = (pw_827 | pw_828);
-    assign w_830 = 32'h00000001;
-    assign w_831 = {32'h00000000, group_1};
-    assign pv_832 = v13_lid_y;
-    assign pw_833 = w_831[31:0];
-    assign w_834 = 32'h00000010;
-    assign pw_835 = $unsigned($signed(pw_833) * $signed(w_834));
-    assign pw_836 = pv_832[31:0];
-    assign pw_837 = (pw_835 | pw_836);
-    assign w_838 = 64'h0000000000000000;
-    assign pw_839 = pv_832[15:0];
-    assign w_840 = 16'h0003;
-    assign pw_841 = (pw_839 << w_840);
-    assign w_842 = 16'h0006;
-    assign pw_843 = (pw_839 << w_842);
-    assign pw_844 = (pw_841 + pw_843);
-    assign w_845 = 16'h0048;
-    assign pw_846 = (pw_844 + w_845);
-    assign pw_847 = {48'h000000000000, pw_846[15:0]};
-    assign pw_848 = (w_838 + pw_847);
-    assign pw_849 = ((pw_829 ^ 32'h80000000) > (w_822 ^ 32'h80000000));
-    assign w_850 = {32'h00000000, in_base};
-    assign w_851 = arg_width;
-    assign pw_852 = pw_837[26:0];
-    assign pw_853 = {5'h00, pw_852[26:0]};
-    assign pw_854 = w_851[26:0];
-    assign pw_855 = {5'h00, pw_854[26:0]};
-    assign pw_856 = $unsigned($signed(pw_853) * $signed(pw_855));
-    assign pw_860 = pq_859[26:0];
-    assign pw_861 = {5'h00, pw_860[26:0]};
-    assign w_862 = 32'h0000001b;
-    assign pw_863 = (pq_859 >> w_862);
-    assign pw_864 = pw_863[4:0];
-    assign pw_865 = (pw_837 >> w_862);
-    assign pw_866 = pw_865[4:0];
-    assign pw_867 = w_851[4:0];
-    assign pw_868 = $unsigned($signed(pw_866) * $signed(pw_867));
-    assign pw_869 = pw_837[4:0];
-    assign pw_870 = (w_851 >> w_862);
-    assign pw_871 = pw_870[4:0];
-    assign pw_872 = $unsigned($signed(pw_869) * $signed(pw_871));
-    assign pw_877 = (pq_874 + pq_876);
-    assign pw_879 = (pw_864 + pq_878);
-    assign pw_880 = {27'h0000000, pw_879[4:0]};
-    assign pw_881 = (pw_880 << w_862);
-    assign pw_882 = (pw_861 | pw_881);
-    assign pw_886 = (pw_882 + pq_885);
-    assign w_887 = 32'hffffffff;
-    assign pw_888 = (pw_886 + w_887);
-    assign pw_889 = {{32{pw_888[31]}}, pw_888[31:0]};
-    assign w_890 = 64'h0000000000000004;
-    assign pw_891 = $unsigned($signed(pw_889) * $signed(w_890));
-    assign pw_892 = (w_850 + pw_891);
-    assign pld_942 = in_ld_resp_data;
-    assign pv_943 = v4_cond;
-    assign pm_944 = ((1'h1 && pq_941) ? pld_942 : pv_943);
-    assign w_945 = 32'h00000000;
-    assign pm_946 = ((1'h1 && (!pq_941)) ? w_945 : pm_944);
-    assign pwa_995 = (pq_994 >> 64'h0000000000000002);
-    assign pv_996 = v13_lid_y;
-    assign pw_997 = pv_996[7:0];
-    assign w_998 = 8'h01;
-    assign pw_999 = (pw_997 + w_998);
-    assign pw_1000 = {56'h00000000000000, pw_999[7:0]};
-    assign p1_stall = ((((p1_valid[4] && 1'h1) && (1'h1 && pq_897)) && (!in_ld_req_ready)) || (((p1_valid[48] && 1'h1) && (1'h1 && pq_941)) && (!in_ld_resp_valid)));
-    assign w_1001 = 64'h0000000000000000;
+    assign pv_835 = v13_lid_y;
+    assign pw_836 = pv_835[7:0];
+    assign w_837 = 8'h04;
+    assign pw_838 = (pw_836 >> w_837);
+    assign w_839 = 8'h00;
+    assign pw_840 = (pw_838 == w_839);
+    assign w_841 = 32'h00000000;
+    assign w_842 = {32'h00000000, group_0};
+    assign pv_843 = v12_lid_x;
+    assign pw_844 = w_842[31:0];
+    assign w_845 = 32'h00000010;
+    assign pw_846 = $unsigned($signed(pw_844) * $signed(w_845));
+    assign pw_847 = pv_843[31:0];
+    assign pw_848 = (pw_846 | pw_847);
+    assign w_849 = 32'h00000001;
+    assign w_850 = {32'h00000000, group_1};
+    assign pv_851 = v13_lid_y;
+    assign pw_852 = w_850[31:0];
+    assign w_853 = 32'h00000010;
+    assign pw_854 = $unsigned($signed(pw_852) * $signed(w_853));
+    assign pw_855 = pv_851[31:0];
+    assign pw_856 = (pw_854 | pw_855);
+    assign w_857 = 64'h0000000000000000;
+    assign pw_858 = pv_851[15:0];
+    assign w_859 = 16'h0003;
+    assign pw_860 = (pw_858 << w_859);
+    assign w_861 = 16'h0006;
+    assign pw_862 = (pw_858 << w_861);
+    assign pw_863 = (pw_860 + pw_862);
+    assign w_864 = 16'h0048;
+    assign pw_865 = (pw_863 + w_864);
+    assign pw_866 = {48'h000000000000, pw_865[15:0]};
+    assign pw_867 = (w_857 + pw_866);
+    assign w_868 = 32'h0000001f;
+    assign pw_869 = (pw_848 >> w_868);
+    assign pw_870 = pw_869[0];
+    assign pw_871 = (~pw_870);
+    assign w_872 = 32'h00000000;
+    assign pw_873 = (pw_848 != w_872);
+    assign pw_874 = (pw_871 & pw_873);
+    assign w_875 = {32'h00000000, in_base};
+    assign w_876 = arg_width;
+    assign pw_877 = pw_856[26:0];
+    assign pw_878 = {5'h00, pw_877[26:0]};
+    assign pw_879 = w_876[26:0];
+    assign pw_880 = {5'h00, pw_879[26:0]};
+    assign pw_881 = $unsigned($signed(pw_878) * $signed(pw_880));
+    assign pw_885 = pq_884[26:0];
+    assign pw_886 = {5'h00, pw_885[26:0]};
+    assign w_887 = 32'h0000001b;
+    assign pw_888 = (pq_884 >> w_887);
+    assign pw_889 = pw_888[4:0];
+    assign pw_890 = (pw_856 >> w_887);
+    assign pw_891 = pw_890[4:0];
+    assign pw_892 = w_876[4:0];
+    assign pw_893 = $unsigned($signed(pw_891) * $signed(pw_892));
+    assign pw_894 = pw_856[4:0];
+    assign pw_895 = (w_876 >> w_887);
+    assign pw_896 = pw_895[4:0];
+    assign pw_897 = $unsigned($signed(pw_894) * $signed(pw_896));
+    assign pw_902 = (pq_899 + pq_901);
+    assign pw_904 = (pw_889 + pq_903);
+    assign pw_905 = {27'h0000000, pw_904[4:0]};
+    assign pw_906 = (pw_905 << w_887);
+    assign pw_907 = (pw_886 | pw_906);
+    assign pw_911 = (pw_907 + pq_910);
+    assign w_912 = 32'hffffffff;
+    assign pw_913 = (pw_911 + w_912);
+    assign pw_914 = {{32{pw_913[31]}}, pw_913[31:0]};
+    assign w_915 = 64'h0000000000000004;
+    assign pw_916 = $unsigned($signed(pw_914) * $signed(w_915));
+    assign pw_917 = (w_875 + pw_916);
+    assign pld_967 = in_ld_resp_data;
+    assign pv_968 = v4_cond;
+    assign pm_969 = ((1'h1 && pq_966) ? pld_967 : pv_968);
+    assign w_970 = 32'h00000000;
+    assign pm_971 = ((1'h1 && (!pq_966)) ? w_970 : pm_969);
+    assign pwa_1020 = (pq_1019 >> 64'h0000000000000002);
+    assign pv_1021 = v13_lid_y;
+    assign pw_1022 = pv_1021[7:0];
+    assign w_1023 = 8'h01;
+    assign pw_1024 = (pw_1022 + w_1023);
+    assign pw_1025 = {56'h00000000000000, pw_1024[7:0]};
+    assign p1_stall = ((((p1_valid[4] && 1'h1) && (1'h1 && pq_922)) && (!in_ld_req_ready)) || (((p1_valid[48] && 1'h1) && (1'h1 && pq_966)) && (!in_ld_resp_valid)));
+    assign w_1026 = 64'h0000000000000000;
     assign p0_en = (!p0_stall);
-    assign pv_1002 = v13_lid_y;
-    assign pw_1003 = pv_1002[7:0];
-    assign w_1004 = 8'h10;
-    assign pw_1005 = (pw_1003 < w_1004);
-    assign w_1006 = 32'h00000000;
-    assign w_1007 = {32'h00000000, group_0};
-    assign pv_1008 = v12_lid_x;
-    assign w_1009 = 32'h00000001;
-    assign w_1010 = {32'h00000000, group_1};
-    assign pv_1011 = v13_lid_y;
-    assign w_1012 = 64'h0000000000000000;
-    assign w_1013 = {32'h00000000, in_base};
-    assign w_1014 = arg_width;
-    assign pw_1015 = w_1007[31:0];
-    assign w_1016 = 32'h00000010;
-    assign pw_1017 = $unsigned($signed(pw_1015) * $signed(w_1016));
-    assign pw_1018 = pv_1008[31:0];
-    assign pw_1019 = (pw_1017 | pw_1018);
-    assign pw_1020 = w_1010[31:0];
-    assign w_1021 = 32'h00000010;
-    assign pw_1022 = $unsigned($signed(pw_1020) * $signed(w_1021));
-    assign pw_1023 = pv_1011[31:0];
-    assign pw_1024 = (pw_1022 | pw_1023);
-    assign pw_1025 = pw_1024[26:0];
-    assign pw_1026 = {5'h00, pw_1025[26:0]};
-    assign pw_1027 = w_1014[26:0];
-    assign pw_1028 = {5'h00, pw_1027[26:0]};
-    assign pw_1029 = $unsigned($signed(pw_1026) * $signed(pw_1028));
-    assign pw_1033 = pq_1032[26:0];
-    assign pw_1034 = {5'h00, pw_1033[26:0]};
-    assign w_1035 = 32'h0000001b;
-    assign pw_1036 = (pq_1032 >> w_1035);
-    assign pw_1037 = pw_1036[4:0];
-    assign pw_1038 = (pw_1024 >> w_1035);
-    assign pw_1039 = pw_1038[4:0];
-    assign pw_1040 = w_1014[4:0];
-    assign pw_1041 = $unsigned($signed(pw_1039) * $signed(pw_1040));
-    assign pw_1042 = pw_1024[4:0];
-    assign pw_1043 = (w_1014 >> w_1035);
-    assign pw_1044 = pw_1043[4:0];
-    assign pw_1045 = $unsigned($signed(pw_1042) * $signed(pw_1044));
-    assign pw_1050 = (pq_1047 + pq_1049);
-    assign pw_1052 = (pw_1037 + pq_1051);
-    assign pw_1053 = {27'h0000000, pw_1052[4:0]};
-    assign pw_1054 = (pw_1053 << w_1035);
-    assign pw_1055 = (pw_1034 | pw_1054);
-    assign pw_1059 = (pq_1058 + pw_1055);
-    assign pw_1060 = {{32{pw_1059[31]}}, pw_1059[31:0]};
-    assign w_1061 = 64'h0000000000000004;
-    assign pw_1062 = $unsigned($signed(pw_1060) * $signed(w_1061));
-    assign pw_1063 = (w_1013 + pw_1062);
-    assign pld_1064 = in_ld_resp_data;
-    assign pw_1065 = pv_1011[15:0];
-    assign w_1066 = 16'h0003;
-    assign pw_1067 = (pw_1065 << w_1066);
-    assign w_1068 = 16'h0006;
-    assign pw_1069 = (pw_1065 << w_1068);
-    assign pw_1070 = (pw_1067 + pw_1069);
-    assign w_1071 = 16'h0048;
-    assign pw_1072 = (pw_1070 + w_1071);
-    assign pw_1073 = {48'h000000000000, pw_1072[15:0]};
-    assign pw_1074 = (w_1012 + pw_1073);
-    assign pw_1075 = pv_1008[7:0];
-    assign w_1076 = 8'h04;
-    assign pw_1077 = $unsigned($signed(pw_1075) * $signed(w_1076));
-    assign pw_1078 = (pw_1077 + w_1076);
-    assign pw_1079 = {56'h00000000000000, pw_1078[7:0]};
-    assign pw_1080 = (pw_1074 + pw_1079);
-    assign pwa_1128 = (pq_1127 >> 64'h0000000000000002);
-    assign pv_1129 = v12_lid_x;
-    assign pw_1130 = pv_1129[7:0];
-    assign w_1131 = 8'h01;
-    assign pw_1132 = (pw_1130 + w_1131);
-    assign w_1133 = 8'h10;
-    assign pw_1134 = (pw_1132 == w_1133);
-    assign w_1135 = 8'h00;
-    assign pw_1136 = (pw_1134 ? w_1135 : pw_1132);
-    assign pw_1137 = {56'h00000000000000, pw_1136[7:0]};
-    assign pv_1138 = v13_lid_y;
-    assign pw_1139 = pv_1138[7:0];
-    assign pw_1140 = (pw_1139 + w_1131);
-    assign pw_1141 = (pw_1134 ? pw_1140 : pw_1139);
-    assign pw_1142 = {56'h00000000000000, pw_1141[7:0]};
+    assign pv_1027 = v13_lid_y;
+    assign pw_1028 = pv_1027[7:0];
+    assign w_1029 = 8'h04;
+    assign pw_1030 = (pw_1028 >> w_1029);
+    assign w_1031 = 8'h00;
+    assign pw_1032 = (pw_1030 == w_1031);
+    assign w_1033 = 32'h00000000;
+    assign w_1034 = {32'h00000000, group_0};
+    assign pv_1035 = v12_lid_x;
+    assign w_1036 = 32'h00000001;
+    assign w_1037 = {32'h00000000, group_1};
+    assign pv_1038 = v13_lid_y;
+    assign w_1039 = 64'h0000000000000000;
+    assign w_1040 = {32'h00000000, in_base};
+    assign w_1041 = arg_width;
+    assign pw_1042 = w_1034[31:0];
+    assign w_1043 = 32'h00000010;
+    assign pw_1044 = $unsigned($signed(pw_1042) * $signed(w_1043));
+    assign pw_1045 = pv_1035[31:0];
+    assign pw_1046 = (pw_1044 | pw_1045);
+    assign pw_1047 = w_1037[31:0];
+    assign w_1048 = 32'h00000010;
+    assign pw_1049 = $unsigned($signed(pw_1047) * $signed(w_1048));
+    assign pw_1050 = pv_1038[31:0];
+    assign pw_1051 = (pw_1049 | pw_1050);
+    assign pw_1052 = pw_1051[26:0];
+    assign pw_1053 = {5'h00, pw_1052[26:0]};
+    assign pw_1054 = w_1041[26:0];
+    assign pw_1055 = {5'h00, pw_1054[26:0]};
+    assign pw_1056 = $unsigned($signed(pw_1053) * $signed(pw_1055));
+    assign pw_1060 = pq_1059[26:0];
+    assign pw_1061 = {5'h00, pw_1060[26:0]};
+    assign w_1062 = 32'h0000001b;
+    assign pw_1063 = (pq_1059 >> w_1062);
+    assign pw_1064 = pw_1063[4:0];
+    assign pw_1065 = (pw_1051 >> w_1062);
+    assign pw_1066 = pw_1065[4:0];
+    assign pw_1067 = w_1041[4:0];
+    assign pw_1068 = $unsigned($signed(pw_1066) * $signed(pw_1067));
+    assign pw_1069 = pw_1051[4:0];
+    assign pw_1070 = (w_1041 >> w_1062);
+    assign pw_1071 = pw_1070[4:0];
+    assign pw_1072 = $unsigned($signed(pw_1069) * $signed(pw_1071));
+    assign pw_1077 = (pq_1074 + pq_1076);
+    assign pw_1079 = (pw_1064 + pq_1078);
+    assign pw_1080 = {27'h0000000, pw_1079[4:0]};
+    assign pw_1081 = (pw_1080 << w_1062);
+    assign pw_1082 = (pw_1061 | pw_1081);
+    assign pw_1086 = (pq_1085 + pw_1082);
+    assign pw_1087 = {{32{pw_1086[31]}}, pw_1086[31:0]};
+    assign w_1088 = 64'h0000000000000004;
+    assign pw_1089 = $unsigned($signed(pw_1087) * $signed(w_1088));
+    assign pw_1090 = (w_1040 + pw_1089);
+    assign pld_1091 = in_ld_resp_data;
+    assign pw_1092 = pv_1038[15:0];
+    assign w_1093 = 16'h0003;
+    assign pw_1094 = (pw_1092 << w_1093);
+    assign w_1095 = 16'h0006;
+    assign pw_1096 = (pw_1092 << w_1095);
+    assign pw_1097 = (pw_1094 + pw_1096);
+    assign w_1098 = 16'h0048;
+    assign pw_1099 = (pw_1097 + w_1098);
+    assign pw_1100 = {48'h000000000000, pw_1099[15:0]};
+    assign pw_1101 = (w_1039 + pw_1100);
+    assign pw_1102 = pv_1035[7:0];
+    assign w_1103 = 8'h04;
+    assign pw_1104 = $unsigned($signed(pw_1102) * $signed(w_1103));
+    assign pw_1105 = (pw_1104 + w_1103);
+    assign pw_1106 = {56'h00000000000000, pw_1105[7:0]};
+    assign pw_1107 = (pw_1101 + pw_1106);
+    assign pwa_1155 = (pq_1154 >> 64'h0000000000000002);
+    assign pv_1156 = v12_lid_x;
+    assign pw_1157 = pv_1156[7:0];
+    assign w_1158 = 8'h01;
+    assign pw_1159 = (pw_1157 + w_1158);
+    assign w_1160 = 8'h10;
+    assign pw_1161 = (pw_1159 == w_1160);
+    assign w_1162 = 8'h00;
+    assign pw_1163 = (pw_1161 ? w_1162 : pw_1159);
+    assign pw_1164 = {56'h00000000000000, pw_1163[7:0]};
+    assign pv_1165 = v13_lid_y;
+    assign pw_1166 = pv_1165[7:0];
+    assign pw_1167 = (pw_1166 + w_1158);
+    assign pw_1168 = (pw_1161 ? pw_1167 : pw_1166);
+    assign pw_1169 = {56'h00000000000000, pw_1168[7:0]};
     assign p0_stall = (((p0_valid[3] && 1'h1) && (!in_ld_req_ready)) || ((p0_valid[47] && 1'h1) && (!in_ld_resp_valid)));
-    assign w_1143 = 64'h0000000000000000;
+    assign w_1170 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -1992,46 +2045,44 @@ module stencil2d_datapath (
             if (((state == 16'h0003) && 1'h1)) p5_valid <= (p5_valid | 75'h0000000000000000001);  // stencil2d_local.cl:7:6
             if (((state == 16'h0003) && 1'h1)) p5_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_4;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_54 <= fov_53;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_55 <= pd_54;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_56 <= pd_55;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_go <= pw_6;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_56 <= fov_55;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_57 <= pd_56;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_71 <= fov_70;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_72 <= pd_71;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_73 <= pd_72;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_58 <= pd_57;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_59 <= pd_58;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_73 <= fov_72;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_74 <= pd_73;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_75 <= pd_74;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_76 <= pd_75;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_98 <= fov_97;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_99 <= pd_98;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_100 <= pd_99;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_101 <= pd_100;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_77 <= pd_76;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_78 <= pd_77;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_101 <= fov_100;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_102 <= pd_101;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && p5_en)) pd_103 <= pd_102;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_125 <= fov_124;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_126 <= pd_125;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_127 <= pd_126;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_128 <= pd_127;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_129 <= pd_128;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_130 <= pd_129;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_135 <= fov_134;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_136 <= pd_135;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_137 <= pd_136;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_138 <= pd_137;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_143 <= fov_142;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_144 <= pd_143;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_145 <= pd_144;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_146 <= pd_145;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_147 <= pd_146;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && p5_en)) pd_148 <= pd_147;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v12_lid_x <= pw_261;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_4) && p5_en))) v13_lid_y <= pw_266;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_23 <= pv_7;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_29 <= pw_22;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_31 <= pw_30;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_32 <= pq_31;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_33 <= pq_32;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_104 <= pd_103;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_105 <= pd_104;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_106 <= pd_105;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_130 <= fov_129;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_131 <= pd_130;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_132 <= pd_131;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_133 <= pd_132;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_134 <= pd_133;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_135 <= pd_134;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_140 <= fov_139;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_141 <= pd_140;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_142 <= pd_141;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_143 <= pd_142;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_148 <= fov_147;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_149 <= pd_148;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_150 <= pd_149;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_151 <= pd_150;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_152 <= pd_151;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && p5_en)) pd_153 <= pd_152;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_6) && p5_en))) v12_lid_x <= pw_266;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (((p5_valid[0] && 1'h1) && pw_6) && p5_en))) v13_lid_y <= pw_271;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_25 <= pv_9;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_31 <= pw_24;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_33 <= pw_32;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_34 <= pq_33;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_35 <= pq_34;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_36 <= pq_35;  // stencil2d_local.cl:7:6
@@ -2047,36 +2098,34 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_46 <= pq_45;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_47 <= pq_46;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_48 <= pq_47;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_79 <= pq_29;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_80 <= pq_79;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_49 <= pq_48;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_50 <= pq_49;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_80 <= pw_20;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_81 <= pq_80;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_82 <= pq_81;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_83 <= pq_82;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_84 <= pq_83;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_86 <= pw_28;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_87 <= pq_86;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_88 <= pq_87;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_89 <= pq_88;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_85 <= pq_84;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_86 <= pq_85;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_89 <= pw_30;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_90 <= pq_89;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_91 <= pq_90;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_106 <= pq_84;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_107 <= pq_106;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_108 <= pq_107;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_109 <= pq_108;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_92 <= pq_91;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_93 <= pq_92;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_94 <= pq_93;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_109 <= pq_86;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_110 <= pq_109;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_111 <= pq_110;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_113 <= pq_91;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_112 <= pq_111;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_113 <= pq_112;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_114 <= pq_113;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_115 <= pq_114;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_116 <= pq_115;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_117 <= pq_116;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_118 <= pq_117;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_155 <= pq_23;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_156 <= pq_155;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_157 <= pq_156;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_158 <= pq_157;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_159 <= pq_158;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_160 <= pq_159;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_118 <= pq_94;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_119 <= pq_118;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_120 <= pq_119;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_121 <= pq_120;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_122 <= pq_121;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_123 <= pq_122;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_160 <= pq_25;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_161 <= pq_160;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_162 <= pq_161;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_163 <= pq_162;  // stencil2d_local.cl:7:6
@@ -2100,12 +2149,12 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_181 <= pq_180;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_182 <= pq_181;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_183 <= pq_182;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_189 <= pv_10;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_190 <= pq_189;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_191 <= pq_190;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_192 <= pq_191;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_193 <= pq_192;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_194 <= pq_193;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_184 <= pq_183;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_185 <= pq_184;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_186 <= pq_185;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_187 <= pq_186;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_188 <= pq_187;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_194 <= pv_12;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_195 <= pq_194;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_196 <= pq_195;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_197 <= pq_196;  // stencil2d_local.cl:7:6
@@ -2127,50 +2176,48 @@ module stencil2d_datapath (
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_213 <= pq_212;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_214 <= pq_213;  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && (1'h1 && p5_en))) pq_215 <= pq_214;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_223 <= pw_222;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_224 <= pq_223;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_225 <= pq_224;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_239 <= pw_234;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_240 <= pq_239;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_241 <= pw_238;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_242 <= pq_241;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_244 <= pw_243;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_4), (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0))};  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_drain <= ((p5_valid[0] && pw_4) ? 7'h4a : ((p5_drain == 7'h00) ? 7'h00 : (p5_drain - 7'h01)));  // stencil2d_local.cl:7:6
-            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_4))) || 1'h0));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_216 <= pq_215;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_217 <= pq_216;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_218 <= pq_217;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_219 <= pq_218;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_220 <= pq_219;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_228 <= pw_227;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_229 <= pq_228;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_230 <= pq_229;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_244 <= pw_239;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_245 <= pq_244;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_246 <= pw_243;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_247 <= pq_246;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) pq_249 <= pw_248;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_valid <= {p5_valid[73], p5_valid[72], p5_valid[71], p5_valid[70], p5_valid[69], p5_valid[68], p5_valid[67], p5_valid[66], p5_valid[65], p5_valid[64], p5_valid[63], p5_valid[62], p5_valid[61], p5_valid[60], p5_valid[59], p5_valid[58], p5_valid[57], p5_valid[56], p5_valid[55], p5_valid[54], p5_valid[53], p5_valid[52], p5_valid[51], p5_valid[50], p5_valid[49], p5_valid[48], p5_valid[47], p5_valid[46], p5_valid[45], p5_valid[44], p5_valid[43], p5_valid[42], p5_valid[41], p5_valid[40], p5_valid[39], p5_valid[38], p5_valid[37], p5_valid[36], p5_valid[35], p5_valid[34], p5_valid[33], p5_valid[32], p5_valid[31], p5_valid[30], p5_valid[29], p5_valid[28], p5_valid[27], p5_valid[26], p5_valid[25], p5_valid[24], p5_valid[23], p5_valid[22], p5_valid[21], p5_valid[20], p5_valid[19], p5_valid[18], p5_valid[17], p5_valid[16], p5_valid[15], p5_valid[14], p5_valid[13], p5_valid[12], p5_valid[11], p5_valid[10], p5_valid[9], p5_valid[8], p5_valid[7], p5_valid[6], p5_valid[5], p5_valid[4], p5_valid[3], p5_valid[2], p5_valid[1], (p5_valid[0] && pw_6), (p5_admit && ((!(p5_valid[0] && (!pw_6))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_drain <= ((p5_valid[0] && pw_6) ? 7'h4a : ((p5_drain == 7'h00) ? 7'h00 : (p5_drain - 7'h01)));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0004) && (1'h1 && p5_en))) p5_admit <= (p5_admit && ((!(p5_valid[0] && (!pw_6))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0004) && ((((!p5_admit) && (!p5_valid[0])) && (p5_drain == 7'h00)) && out_st_idle))) state <= 16'h0001;  // stencil2d_local.cl:7:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v12_lid_x <= w_267;
-            if ((state == 16'h0006)) v13_lid_y <= w_267;
+            if ((state == 16'h0006)) v12_lid_x <= w_272;
+            if ((state == 16'h0006)) v13_lid_y <= w_272;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && 1'h1)) p4_valid <= (p4_valid | 49'h0000000000001);  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) p4_admit <= 1'h1;  // stencil2d_local.cl:23:5
             if (((state == 16'h0007) && 1'h1)) state <= 16'h0008;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_271;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v0_gx <= pw_279;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v1_gy <= pw_287;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v11_tmp <= pw_298;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_396;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_271) && p4_en))) v12_lid_x <= pw_449;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_311 <= pw_310;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_312 <= pq_311;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_313 <= pq_312;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_327 <= pw_322;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_328 <= pq_327;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_329 <= pw_326;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_330 <= pq_329;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_332 <= pw_331;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pw_279;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_338 <= pq_337;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_339 <= pq_338;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pw_301;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_go <= pw_278;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_278) && p4_en))) v0_gx <= pw_286;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_278) && p4_en))) v1_gy <= pw_294;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_278) && p4_en))) v11_tmp <= pw_305;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && ((p4_valid[47] && 1'h1) && p4_en))) v10_cond <= pm_403;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (((p4_valid[0] && 1'h1) && pw_278) && p4_en))) v12_lid_x <= pw_456;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_318 <= pw_317;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_319 <= pq_318;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_320 <= pq_319;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_334 <= pw_329;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_335 <= pq_334;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_336 <= pw_333;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_337 <= pq_336;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_339 <= pw_338;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_344 <= pw_286;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_345 <= pq_344;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_346 <= pq_345;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_347 <= pq_346;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_348 <= pq_347;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_349 <= pq_348;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_350 <= pq_349;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_351 <= pq_350;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_352 <= pq_351;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_352 <= pw_308;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_353 <= pq_352;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_354 <= pq_353;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_355 <= pq_354;  // stencil2d_local.cl:23:5
@@ -2210,14 +2257,14 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_389 <= pq_388;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_390 <= pq_389;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_391 <= pq_390;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_397 <= pw_298;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_392 <= pq_391;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_393 <= pq_392;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_394 <= pq_393;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_395 <= pq_394;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_396 <= pq_395;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_397 <= pq_396;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_398 <= pq_397;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_399 <= pq_398;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_400 <= pq_399;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_401 <= pq_400;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_402 <= pq_401;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_403 <= pq_402;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_404 <= pq_403;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_404 <= pw_305;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_405 <= pq_404;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_406 <= pq_405;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_407 <= pq_406;  // stencil2d_local.cl:23:5
@@ -2257,49 +2304,41 @@ module stencil2d_datapath (
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_441 <= pq_440;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_442 <= pq_441;  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && (1'h1 && p4_en))) pq_443 <= pq_442;  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_271), (p4_admit && ((!(p4_valid[0] && (!pw_271))) || 1'h0))};  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_271) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
-            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_271))) || 1'h0));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_444 <= pq_443;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_445 <= pq_444;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_446 <= pq_445;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_447 <= pq_446;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_448 <= pq_447;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_449 <= pq_448;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) pq_450 <= pq_449;  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_valid <= {p4_valid[47], p4_valid[46], p4_valid[45], p4_valid[44], p4_valid[43], p4_valid[42], p4_valid[41], p4_valid[40], p4_valid[39], p4_valid[38], p4_valid[37], p4_valid[36], p4_valid[35], p4_valid[34], p4_valid[33], p4_valid[32], p4_valid[31], p4_valid[30], p4_valid[29], p4_valid[28], p4_valid[27], p4_valid[26], p4_valid[25], p4_valid[24], p4_valid[23], p4_valid[22], p4_valid[21], p4_valid[20], p4_valid[19], p4_valid[18], p4_valid[17], p4_valid[16], p4_valid[15], p4_valid[14], p4_valid[13], p4_valid[12], p4_valid[11], p4_valid[10], p4_valid[9], p4_valid[8], p4_valid[7], p4_valid[6], p4_valid[5], p4_valid[4], p4_valid[3], p4_valid[2], p4_valid[1], (p4_valid[0] && pw_278), (p4_admit && ((!(p4_valid[0] && (!pw_278))) || 1'h0))};  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_drain <= ((p4_valid[0] && pw_278) ? 6'h30 : ((p4_drain == 6'h00) ? 6'h00 : (p4_drain - 6'h01)));  // stencil2d_local.cl:23:5
+            if (((state == 16'h0008) && (1'h1 && p4_en))) p4_admit <= (p4_admit && ((!(p4_valid[0] && (!pw_278))) || 1'h0));  // stencil2d_local.cl:23:5
             if (((state == 16'h0008) && ((((!p4_admit) && (!p4_valid[0])) && (p4_drain == 6'h00)) && in_ld_idle))) state <= 16'h0006;  // stencil2d_local.cl:23:5
-            if ((state == 16'h0009)) v12_lid_x <= w_450;
-            if ((state == 16'h0009)) v13_lid_y <= w_451;
+            if ((state == 16'h0009)) v12_lid_x <= w_457;
+            if ((state == 16'h0009)) v13_lid_y <= w_458;
             if ((state == 16'h0009)) state <= 16'h0007;
             if (((state == 16'h000a) && 1'h1)) p3_valid <= (p3_valid | 49'h0000000000001);  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) p3_admit <= 1'h1;  // stencil2d_local.cl:21:5
             if (((state == 16'h000a) && 1'h1)) state <= 16'h000b;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_455;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v0_gx <= pw_463;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v1_gy <= pw_471;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v9_tmp <= pw_479;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_575;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_455) && p3_en))) v12_lid_x <= pw_628;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_490 <= pw_489;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_491 <= pq_490;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_492 <= pq_491;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_506 <= pw_501;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_go <= pw_464;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_464) && p3_en))) v0_gx <= pw_472;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_464) && p3_en))) v1_gy <= pw_480;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_464) && p3_en))) v9_tmp <= pw_488;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && ((p3_valid[47] && 1'h1) && p3_en))) v8_cond <= pm_590;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (((p3_valid[0] && 1'h1) && pw_464) && p3_en))) v12_lid_x <= pw_643;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_505 <= pw_504;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_506 <= pq_505;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_507 <= pq_506;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_508 <= pw_505;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_509 <= pq_508;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_511 <= pw_510;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_516 <= pw_463;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_517 <= pq_516;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_518 <= pq_517;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_524 <= pw_480;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_525 <= pq_524;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_526 <= pq_525;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_527 <= pq_526;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_528 <= pq_527;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_529 <= pq_528;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_530 <= pq_529;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_531 <= pq_530;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_521 <= pw_516;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_522 <= pq_521;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_523 <= pw_520;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_524 <= pq_523;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_526 <= pw_525;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_531 <= pw_472;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_532 <= pq_531;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_533 <= pq_532;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_534 <= pq_533;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_535 <= pq_534;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_536 <= pq_535;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_537 <= pq_536;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_538 <= pq_537;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_539 <= pq_538;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_539 <= pw_495;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_540 <= pq_539;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_541 <= pq_540;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_542 <= pq_541;  // stencil2d_local.cl:21:5
@@ -2331,7 +2370,12 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_568 <= pq_567;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_569 <= pq_568;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_570 <= pq_569;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_576 <= pw_479;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_571 <= pq_570;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_572 <= pq_571;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_573 <= pq_572;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_574 <= pq_573;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_575 <= pq_574;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_576 <= pq_575;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_577 <= pq_576;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_578 <= pq_577;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_579 <= pq_578;  // stencil2d_local.cl:21:5
@@ -2341,12 +2385,7 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_583 <= pq_582;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_584 <= pq_583;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_585 <= pq_584;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_586 <= pq_585;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_587 <= pq_586;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_588 <= pq_587;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_589 <= pq_588;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_590 <= pq_589;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_591 <= pq_590;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_591 <= pw_488;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_592 <= pq_591;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_593 <= pq_592;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_594 <= pq_593;  // stencil2d_local.cl:21:5
@@ -2378,52 +2417,50 @@ module stencil2d_datapath (
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_620 <= pq_619;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_621 <= pq_620;  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && (1'h1 && p3_en))) pq_622 <= pq_621;  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_455), (p3_admit && ((!(p3_valid[0] && (!pw_455))) || 1'h0))};  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_455) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
-            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_455))) || 1'h0));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_623 <= pq_622;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_624 <= pq_623;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_625 <= pq_624;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_626 <= pq_625;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_627 <= pq_626;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_628 <= pq_627;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_629 <= pq_628;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_630 <= pq_629;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_631 <= pq_630;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_632 <= pq_631;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_633 <= pq_632;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_634 <= pq_633;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_635 <= pq_634;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_636 <= pq_635;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) pq_637 <= pq_636;  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_valid <= {p3_valid[47], p3_valid[46], p3_valid[45], p3_valid[44], p3_valid[43], p3_valid[42], p3_valid[41], p3_valid[40], p3_valid[39], p3_valid[38], p3_valid[37], p3_valid[36], p3_valid[35], p3_valid[34], p3_valid[33], p3_valid[32], p3_valid[31], p3_valid[30], p3_valid[29], p3_valid[28], p3_valid[27], p3_valid[26], p3_valid[25], p3_valid[24], p3_valid[23], p3_valid[22], p3_valid[21], p3_valid[20], p3_valid[19], p3_valid[18], p3_valid[17], p3_valid[16], p3_valid[15], p3_valid[14], p3_valid[13], p3_valid[12], p3_valid[11], p3_valid[10], p3_valid[9], p3_valid[8], p3_valid[7], p3_valid[6], p3_valid[5], p3_valid[4], p3_valid[3], p3_valid[2], p3_valid[1], (p3_valid[0] && pw_464), (p3_admit && ((!(p3_valid[0] && (!pw_464))) || 1'h0))};  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_drain <= ((p3_valid[0] && pw_464) ? 6'h30 : ((p3_drain == 6'h00) ? 6'h00 : (p3_drain - 6'h01)));  // stencil2d_local.cl:21:5
+            if (((state == 16'h000b) && (1'h1 && p3_en))) p3_admit <= (p3_admit && ((!(p3_valid[0] && (!pw_464))) || 1'h0));  // stencil2d_local.cl:21:5
             if (((state == 16'h000b) && ((((!p3_admit) && (!p3_valid[0])) && (p3_drain == 6'h00)) && in_ld_idle))) state <= 16'h0009;  // stencil2d_local.cl:21:5
-            if ((state == 16'h000c)) v12_lid_x <= w_629;
-            if ((state == 16'h000c)) v13_lid_y <= w_629;
+            if ((state == 16'h000c)) v12_lid_x <= w_644;
+            if ((state == 16'h000c)) v13_lid_y <= w_644;
             if ((state == 16'h000c)) state <= 16'h000a;
             if (((state == 16'h000d) && 1'h1)) p2_valid <= (p2_valid | 50'h0000000000001);  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) p2_admit <= 1'h1;  // stencil2d_local.cl:19:5
             if (((state == 16'h000d) && 1'h1)) state <= 16'h000e;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_633;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v0_gx <= pw_641;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v1_gy <= pw_649;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v7_tmp <= pw_661;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && ((p2_valid[48] && 1'h1) && p2_en))) v6_cond <= pm_761;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_633) && p2_en))) v13_lid_y <= pw_815;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_672 <= pw_671;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_673 <= pq_672;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_674 <= pq_673;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_688 <= pw_683;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_689 <= pq_688;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_690 <= pw_687;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_go <= pw_650;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_650) && p2_en))) v0_gx <= pw_658;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_650) && p2_en))) v1_gy <= pw_666;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_650) && p2_en))) v7_tmp <= pw_678;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && ((p2_valid[48] && 1'h1) && p2_en))) v6_cond <= pm_778;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (((p2_valid[0] && 1'h1) && pw_650) && p2_en))) v13_lid_y <= pw_832;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_689 <= pw_688;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_690 <= pq_689;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_691 <= pq_690;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_693 <= pw_692;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_698 <= pw_641;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_699 <= pq_698;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_700 <= pq_699;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_708 <= pw_707;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_709 <= pw_664;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_710 <= pq_709;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_711 <= pq_710;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_712 <= pq_711;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_713 <= pq_712;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_714 <= pq_713;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_715 <= pq_714;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_705 <= pw_700;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_706 <= pq_705;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_707 <= pw_704;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_708 <= pq_707;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_710 <= pw_709;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_715 <= pw_658;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_716 <= pq_715;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_717 <= pq_716;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_718 <= pq_717;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_719 <= pq_718;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_720 <= pq_719;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_721 <= pq_720;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_722 <= pq_721;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_723 <= pq_722;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_724 <= pq_723;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_725 <= pq_724;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_726 <= pq_725;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_725 <= pw_724;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_726 <= pw_681;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_727 <= pq_726;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_728 <= pq_727;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_729 <= pq_728;  // stencil2d_local.cl:19:5
@@ -2454,7 +2491,12 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_754 <= pq_753;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_755 <= pq_754;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_756 <= pq_755;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_762 <= pw_661;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_757 <= pq_756;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_758 <= pq_757;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_759 <= pq_758;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_760 <= pq_759;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_761 <= pq_760;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_762 <= pq_761;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_763 <= pq_762;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_764 <= pq_763;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_765 <= pq_764;  // stencil2d_local.cl:19:5
@@ -2466,12 +2508,7 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_771 <= pq_770;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_772 <= pq_771;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_773 <= pq_772;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_774 <= pq_773;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_775 <= pq_774;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_776 <= pq_775;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_777 <= pq_776;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_778 <= pq_777;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_779 <= pq_778;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_779 <= pw_678;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_780 <= pq_779;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_781 <= pq_780;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_782 <= pq_781;  // stencil2d_local.cl:19:5
@@ -2502,60 +2539,52 @@ module stencil2d_datapath (
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_807 <= pq_806;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_808 <= pq_807;  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && (1'h1 && p2_en))) pq_809 <= pq_808;  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_633), (p2_admit && ((!(p2_valid[0] && (!pw_633))) || 1'h0))};  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_633) ? 6'h31 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
-            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_633))) || 1'h0));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_810 <= pq_809;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_811 <= pq_810;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_812 <= pq_811;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_813 <= pq_812;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_814 <= pq_813;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_815 <= pq_814;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_816 <= pq_815;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_817 <= pq_816;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_818 <= pq_817;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_819 <= pq_818;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_820 <= pq_819;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_821 <= pq_820;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_822 <= pq_821;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_823 <= pq_822;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_824 <= pq_823;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_825 <= pq_824;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) pq_826 <= pq_825;  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_valid <= {p2_valid[48], p2_valid[47], p2_valid[46], p2_valid[45], p2_valid[44], p2_valid[43], p2_valid[42], p2_valid[41], p2_valid[40], p2_valid[39], p2_valid[38], p2_valid[37], p2_valid[36], p2_valid[35], p2_valid[34], p2_valid[33], p2_valid[32], p2_valid[31], p2_valid[30], p2_valid[29], p2_valid[28], p2_valid[27], p2_valid[26], p2_valid[25], p2_valid[24], p2_valid[23], p2_valid[22], p2_valid[21], p2_valid[20], p2_valid[19], p2_valid[18], p2_valid[17], p2_valid[16], p2_valid[15], p2_valid[14], p2_valid[13], p2_valid[12], p2_valid[11], p2_valid[10], p2_valid[9], p2_valid[8], p2_valid[7], p2_valid[6], p2_valid[5], p2_valid[4], p2_valid[3], p2_valid[2], p2_valid[1], (p2_valid[0] && pw_650), (p2_admit && ((!(p2_valid[0] && (!pw_650))) || 1'h0))};  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_drain <= ((p2_valid[0] && pw_650) ? 6'h31 : ((p2_drain == 6'h00) ? 6'h00 : (p2_drain - 6'h01)));  // stencil2d_local.cl:19:5
+            if (((state == 16'h000e) && (1'h1 && p2_en))) p2_admit <= (p2_admit && ((!(p2_valid[0] && (!pw_650))) || 1'h0));  // stencil2d_local.cl:19:5
             if (((state == 16'h000e) && ((((!p2_admit) && (!p2_valid[0])) && (p2_drain == 6'h00)) && in_ld_idle))) state <= 16'h000c;  // stencil2d_local.cl:19:5
-            if ((state == 16'h000f)) v13_lid_y <= w_816;
-            if ((state == 16'h000f)) v12_lid_x <= w_817;
+            if ((state == 16'h000f)) v13_lid_y <= w_833;
+            if ((state == 16'h000f)) v12_lid_x <= w_834;
             if ((state == 16'h000f)) state <= 16'h000d;
             if (((state == 16'h0010) && 1'h1)) p1_valid <= (p1_valid | 50'h0000000000001);  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) p1_admit <= 1'h1;  // stencil2d_local.cl:17:5
             if (((state == 16'h0010) && 1'h1)) state <= 16'h0011;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_821;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v0_gx <= pw_829;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v1_gy <= pw_837;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v5_tmp <= pw_848;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && ((p1_valid[48] && 1'h1) && p1_en))) v4_cond <= pm_946;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_821) && p1_en))) v13_lid_y <= pw_1000;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_857 <= pw_856;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_858 <= pq_857;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_859 <= pq_858;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_873 <= pw_868;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_874 <= pq_873;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_875 <= pw_872;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_876 <= pq_875;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_878 <= pw_877;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_883 <= pw_829;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_go <= pw_840;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_840) && p1_en))) v0_gx <= pw_848;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_840) && p1_en))) v1_gy <= pw_856;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_840) && p1_en))) v5_tmp <= pw_867;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && ((p1_valid[48] && 1'h1) && p1_en))) v4_cond <= pm_971;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (((p1_valid[0] && 1'h1) && pw_840) && p1_en))) v13_lid_y <= pw_1025;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_882 <= pw_881;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_883 <= pq_882;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_884 <= pq_883;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_885 <= pq_884;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_893 <= pw_892;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_894 <= pw_849;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_895 <= pq_894;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_896 <= pq_895;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_897 <= pq_896;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_898 <= pq_897;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_898 <= pw_893;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_899 <= pq_898;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_900 <= pq_899;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_900 <= pw_897;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_901 <= pq_900;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_902 <= pq_901;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_903 <= pq_902;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_904 <= pq_903;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_905 <= pq_904;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_906 <= pq_905;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_907 <= pq_906;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_908 <= pq_907;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_903 <= pw_902;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_908 <= pw_848;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_909 <= pq_908;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_910 <= pq_909;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_911 <= pq_910;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_912 <= pq_911;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_913 <= pq_912;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_914 <= pq_913;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_915 <= pq_914;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_916 <= pq_915;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_917 <= pq_916;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_918 <= pq_917;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_919 <= pq_918;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_918 <= pw_917;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_919 <= pw_874;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_920 <= pq_919;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_921 <= pq_920;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_922 <= pq_921;  // stencil2d_local.cl:17:5
@@ -2578,7 +2607,12 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_939 <= pq_938;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_940 <= pq_939;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_941 <= pq_940;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_947 <= pw_848;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_942 <= pq_941;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_943 <= pq_942;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_944 <= pq_943;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_945 <= pq_944;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_946 <= pq_945;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_947 <= pq_946;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_948 <= pq_947;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_949 <= pq_948;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_950 <= pq_949;  // stencil2d_local.cl:17:5
@@ -2598,12 +2632,7 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_964 <= pq_963;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_965 <= pq_964;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_966 <= pq_965;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_967 <= pq_966;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_968 <= pq_967;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_969 <= pq_968;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_970 <= pq_969;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_971 <= pq_970;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_972 <= pq_971;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_972 <= pw_867;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_973 <= pq_972;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_974 <= pq_973;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_975 <= pq_974;  // stencil2d_local.cl:17:5
@@ -2626,58 +2655,56 @@ module stencil2d_datapath (
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_992 <= pq_991;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_993 <= pq_992;  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && (1'h1 && p1_en))) pq_994 <= pq_993;  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_821), (p1_admit && ((!(p1_valid[0] && (!pw_821))) || 1'h0))};  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_821) ? 6'h31 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
-            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_821))) || 1'h0));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_995 <= pq_994;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_996 <= pq_995;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_997 <= pq_996;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_998 <= pq_997;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_999 <= pq_998;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1000 <= pq_999;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1001 <= pq_1000;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1002 <= pq_1001;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1003 <= pq_1002;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1004 <= pq_1003;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1005 <= pq_1004;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1006 <= pq_1005;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1007 <= pq_1006;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1008 <= pq_1007;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1009 <= pq_1008;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1010 <= pq_1009;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1011 <= pq_1010;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1012 <= pq_1011;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1013 <= pq_1012;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1014 <= pq_1013;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1015 <= pq_1014;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1016 <= pq_1015;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1017 <= pq_1016;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1018 <= pq_1017;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) pq_1019 <= pq_1018;  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_valid <= {p1_valid[48], p1_valid[47], p1_valid[46], p1_valid[45], p1_valid[44], p1_valid[43], p1_valid[42], p1_valid[41], p1_valid[40], p1_valid[39], p1_valid[38], p1_valid[37], p1_valid[36], p1_valid[35], p1_valid[34], p1_valid[33], p1_valid[32], p1_valid[31], p1_valid[30], p1_valid[29], p1_valid[28], p1_valid[27], p1_valid[26], p1_valid[25], p1_valid[24], p1_valid[23], p1_valid[22], p1_valid[21], p1_valid[20], p1_valid[19], p1_valid[18], p1_valid[17], p1_valid[16], p1_valid[15], p1_valid[14], p1_valid[13], p1_valid[12], p1_valid[11], p1_valid[10], p1_valid[9], p1_valid[8], p1_valid[7], p1_valid[6], p1_valid[5], p1_valid[4], p1_valid[3], p1_valid[2], p1_valid[1], (p1_valid[0] && pw_840), (p1_admit && ((!(p1_valid[0] && (!pw_840))) || 1'h0))};  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_drain <= ((p1_valid[0] && pw_840) ? 6'h31 : ((p1_drain == 6'h00) ? 6'h00 : (p1_drain - 6'h01)));  // stencil2d_local.cl:17:5
+            if (((state == 16'h0011) && (1'h1 && p1_en))) p1_admit <= (p1_admit && ((!(p1_valid[0] && (!pw_840))) || 1'h0));  // stencil2d_local.cl:17:5
             if (((state == 16'h0011) && ((((!p1_admit) && (!p1_valid[0])) && (p1_drain == 6'h00)) && in_ld_idle))) state <= 16'h000f;  // stencil2d_local.cl:17:5
-            if ((state == 16'h0012)) v13_lid_y <= w_1001;
-            if ((state == 16'h0012)) v12_lid_x <= w_1001;
+            if ((state == 16'h0012)) v13_lid_y <= w_1026;
+            if ((state == 16'h0012)) v12_lid_x <= w_1026;
             if ((state == 16'h0012)) state <= 16'h0010;
             if (((state == 16'h0013) && 1'h1)) p0_valid <= (p0_valid | 49'h0000000000001);  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) p0_admit <= 1'h1;  // stencil2d_local.cl:7:6
             if (((state == 16'h0013) && 1'h1)) state <= 16'h0014;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_1005;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1005) && p0_en))) v12_lid_x <= pw_1137;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1005) && p0_en))) v13_lid_y <= pw_1142;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1030 <= pw_1029;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1031 <= pq_1030;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1032 <= pq_1031;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1046 <= pw_1041;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1047 <= pq_1046;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1048 <= pw_1045;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1049 <= pq_1048;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1051 <= pw_1050;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1056 <= pw_1019;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1057 <= pq_1056;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_go <= pw_1032;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1032) && p0_en))) v12_lid_x <= pw_1164;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (((p0_valid[0] && 1'h1) && pw_1032) && p0_en))) v13_lid_y <= pw_1169;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1057 <= pw_1056;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1058 <= pq_1057;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1081 <= pw_1080;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1082 <= pq_1081;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1083 <= pq_1082;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1059 <= pq_1058;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1073 <= pw_1068;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1074 <= pq_1073;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1075 <= pw_1072;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1076 <= pq_1075;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1078 <= pw_1077;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1083 <= pw_1046;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1084 <= pq_1083;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1085 <= pq_1084;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1086 <= pq_1085;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1087 <= pq_1086;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1088 <= pq_1087;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1089 <= pq_1088;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1090 <= pq_1089;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1091 <= pq_1090;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1092 <= pq_1091;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1093 <= pq_1092;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1094 <= pq_1093;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1095 <= pq_1094;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1096 <= pq_1095;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1097 <= pq_1096;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1098 <= pq_1097;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1099 <= pq_1098;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1100 <= pq_1099;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1101 <= pq_1100;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1102 <= pq_1101;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1103 <= pq_1102;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1104 <= pq_1103;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1105 <= pq_1104;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1106 <= pq_1105;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1107 <= pq_1106;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1108 <= pq_1107;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1108 <= pw_1107;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1109 <= pq_1108;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1110 <= pq_1109;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1111 <= pq_1110;  // stencil2d_local.cl:7:6
@@ -2697,46 +2724,73 @@ module stencil2d_datapath (
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1125 <= pq_1124;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1126 <= pq_1125;  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1127 <= pq_1126;  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_1005), (p0_admit && ((!(p0_valid[0] && (!pw_1005))) || 1'h0))};  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_1005) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
-            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1005))) || 1'h0));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1128 <= pq_1127;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1129 <= pq_1128;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1130 <= pq_1129;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1131 <= pq_1130;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1132 <= pq_1131;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1133 <= pq_1132;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1134 <= pq_1133;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1135 <= pq_1134;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1136 <= pq_1135;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1137 <= pq_1136;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1138 <= pq_1137;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1139 <= pq_1138;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1140 <= pq_1139;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1141 <= pq_1140;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1142 <= pq_1141;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1143 <= pq_1142;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1144 <= pq_1143;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1145 <= pq_1144;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1146 <= pq_1145;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1147 <= pq_1146;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1148 <= pq_1147;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1149 <= pq_1148;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1150 <= pq_1149;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1151 <= pq_1150;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1152 <= pq_1151;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1153 <= pq_1152;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) pq_1154 <= pq_1153;  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_valid <= {p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_1032), (p0_admit && ((!(p0_valid[0] && (!pw_1032))) || 1'h0))};  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_1032) ? 6'h30 : ((p0_drain == 6'h00) ? 6'h00 : (p0_drain - 6'h01)));  // stencil2d_local.cl:7:6
+            if (((state == 16'h0014) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_1032))) || 1'h0));  // stencil2d_local.cl:7:6
             if (((state == 16'h0014) && ((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 6'h00)) && in_ld_idle))) state <= 16'h0012;  // stencil2d_local.cl:7:6
-            if ((state == 16'h0015)) v12_lid_x <= w_1143;
-            if ((state == 16'h0015)) v13_lid_y <= w_1143;
+            if ((state == 16'h0015)) v12_lid_x <= w_1170;
+            if ((state == 16'h0015)) v13_lid_y <= w_1170;
             if ((state == 16'h0015)) state <= 16'h0013;
             if (((state == 16'h0016) && ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0016)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000010)) || (local_size[63:32] != 32'h00000010)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000000f) != 32'h00000000)) || ((global_size[63:32] & 32'h0000000f) != 32'h00000000)) || 1'h0)) ? 16'h0002 : 16'h0015);
         end
     end
-    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_347)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_526)) && p3_en)) || (((p2_valid[4] && 1'h1) && (1'h1 && pq_712)) && p2_en)) || (((p1_valid[4] && 1'h1) && (1'h1 && pq_897)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
-    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_347)) ? pw_344[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_526)) ? pw_523[31:0] : (((p2_valid[4] && 1'h1) && (1'h1 && pq_712)) ? pq_708[31:0] : (((p1_valid[4] && 1'h1) && (1'h1 && pq_897)) ? pq_893[31:0] : (p0_valid[3] ? pw_1063[31:0] : 32'h00000000)))));
-    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_391)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_570)) && p3_en)) || (((p2_valid[48] && 1'h1) && (1'h1 && pq_756)) && p2_en)) || (((p1_valid[48] && 1'h1) && (1'h1 && pq_941)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
+    assign in_ld_req_valid = (((((((p4_valid[3] && 1'h1) && (1'h1 && pq_354)) && p4_en) || (((p3_valid[3] && 1'h1) && (1'h1 && pq_541)) && p3_en)) || (((p2_valid[4] && 1'h1) && (1'h1 && pq_729)) && p2_en)) || (((p1_valid[4] && 1'h1) && (1'h1 && pq_922)) && p1_en)) || ((p0_valid[3] && 1'h1) && p0_en));
+    assign in_ld_req_addr = (((p4_valid[3] && 1'h1) && (1'h1 && pq_354)) ? pw_351[31:0] : (((p3_valid[3] && 1'h1) && (1'h1 && pq_541)) ? pw_538[31:0] : (((p2_valid[4] && 1'h1) && (1'h1 && pq_729)) ? pq_725[31:0] : (((p1_valid[4] && 1'h1) && (1'h1 && pq_922)) ? pq_918[31:0] : (p0_valid[3] ? pw_1090[31:0] : 32'h00000000)))));
+    assign in_ld_resp_ready = (((((((p4_valid[47] && 1'h1) && (1'h1 && pq_398)) && p4_en) || (((p3_valid[47] && 1'h1) && (1'h1 && pq_585)) && p3_en)) || (((p2_valid[48] && 1'h1) && (1'h1 && pq_773)) && p2_en)) || (((p1_valid[48] && 1'h1) && (1'h1 && pq_966)) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
     assign in_ld_flush = (((((state == 16'h0007) || (state == 16'h000a)) || (state == 16'h000d)) || (state == 16'h0010)) || (state == 16'h0013));
     assign out_st_req_valid = ((p5_valid[30] && 1'h1) && p5_en);
-    assign out_st_req_addr = (p5_valid[30] ? pw_252[31:0] : 32'h00000000);
-    assign out_st_req_data = (p5_valid[30] ? pw_149 : 32'h00000000);
+    assign out_st_req_addr = (p5_valid[30] ? pw_257[31:0] : 32'h00000000);
+    assign out_st_req_data = (p5_valid[30] ? pw_154 : 32'h00000000);
     assign obj0_tile_we = ((((((p4_valid[47] && 1'h1) && p4_en) || ((p3_valid[47] && 1'h1) && p3_en)) || ((p2_valid[48] && 1'h1) && p2_en)) || ((p1_valid[48] && 1'h1) && p1_en)) || ((p0_valid[47] && 1'h1) && p0_en));
-    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_444[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_623[8:0] : (((p2_valid[48] && 1'h1) && p2_en) ? pwa_810[8:0] : (((p1_valid[48] && 1'h1) && p1_en) ? pwa_995[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_1128[8:0] : 9'h000)))));
-    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_396 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_575 : (((p2_valid[48] && 1'h1) && p2_en) ? pm_761 : (((p1_valid[48] && 1'h1) && p1_en) ? pm_946 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_1064 : 32'h00000000)))));
+    assign obj0_tile_waddr = (((p4_valid[47] && 1'h1) && p4_en) ? pwa_451[8:0] : (((p3_valid[47] && 1'h1) && p3_en) ? pwa_638[8:0] : (((p2_valid[48] && 1'h1) && p2_en) ? pwa_827[8:0] : (((p1_valid[48] && 1'h1) && p1_en) ? pwa_1020[8:0] : (((p0_valid[47] && 1'h1) && p0_en) ? pwa_1155[8:0] : 9'h000)))));
+    assign obj0_tile_wdata = (((p4_valid[47] && 1'h1) && p4_en) ? pm_403 : (((p3_valid[47] && 1'h1) && p3_en) ? pm_590 : (((p2_valid[48] && 1'h1) && p2_en) ? pm_778 : (((p1_valid[48] && 1'h1) && p1_en) ? pm_971 : (((p0_valid[47] && 1'h1) && p0_en) ? pld_1091 : 32'h00000000)))));
     assign obj0_tile_re = ((p5_valid[19] && 1'h1) && p5_en);
-    assign obj0_tile_raddr = (((p5_valid[19] && 1'h1) && p5_en) ? pwa_49[8:0] : 9'h000);
+    assign obj0_tile_raddr = (((p5_valid[19] && 1'h1) && p5_en) ? pwa_51[8:0] : 9'h000);
     assign obj0_tile_r1_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_62[8:0] : 9'h000);
+    assign obj0_tile_r1_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_64[8:0] : 9'h000);
     assign obj0_tile_r2_re = ((p5_valid[1] && 1'h1) && p5_en);
-    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_66[8:0] : 9'h000);
+    assign obj0_tile_r2_raddr = (((p5_valid[1] && 1'h1) && p5_en) ? pwa_68[8:0] : 9'h000);
     assign obj0_tile_r3_re = ((p5_valid[7] && 1'h1) && p5_en);
-    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_93[8:0] : 9'h000);
+    assign obj0_tile_r3_raddr = (((p5_valid[7] && 1'h1) && p5_en) ? pwa_96[8:0] : 9'h000);
     assign obj0_tile_r4_re = ((p5_valid[13] && 1'h1) && p5_en);
-    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_120[8:0] : 9'h000);
-    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_1005))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_821))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_633))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_455))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_271))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
+    assign obj0_tile_r4_raddr = (((p5_valid[13] && 1'h1) && p5_en) ? pwa_125[8:0] : 9'h000);
+    assign probes = {((state == 16'h0014) && ((1'h1 && p0_en) && (p0_valid[0] && pw_1032))), ((state == 16'h0014) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0014) && (p0_admit && p0_stall)), ((state == 16'h0014) && p0_stall), ((state == 16'h0014) && p0_admit), (state == 16'h0014), ((state == 16'h0011) && ((1'h1 && p1_en) && (p1_valid[0] && pw_840))), ((state == 16'h0011) && ((1'h1 && p1_en) && p1_valid[0])), ((state == 16'h0011) && (p1_admit && p1_stall)), ((state == 16'h0011) && p1_stall), ((state == 16'h0011) && p1_admit), (state == 16'h0011), ((state == 16'h000e) && ((1'h1 && p2_en) && (p2_valid[0] && pw_650))), ((state == 16'h000e) && ((1'h1 && p2_en) && p2_valid[0])), ((state == 16'h000e) && (p2_admit && p2_stall)), ((state == 16'h000e) && p2_stall), ((state == 16'h000e) && p2_admit), (state == 16'h000e), ((state == 16'h000b) && ((1'h1 && p3_en) && (p3_valid[0] && pw_464))), ((state == 16'h000b) && ((1'h1 && p3_en) && p3_valid[0])), ((state == 16'h000b) && (p3_admit && p3_stall)), ((state == 16'h000b) && p3_stall), ((state == 16'h000b) && p3_admit), (state == 16'h000b), ((state == 16'h0008) && ((1'h1 && p4_en) && (p4_valid[0] && pw_278))), ((state == 16'h0008) && ((1'h1 && p4_en) && p4_valid[0])), ((state == 16'h0008) && (p4_admit && p4_stall)), ((state == 16'h0008) && p4_stall), ((state == 16'h0008) && p4_admit), (state == 16'h0008), ((state == 16'h0004) && ((1'h1 && p5_en) && (p5_valid[0] && pw_6))), ((state == 16'h0004) && ((1'h1 && p5_en) && p5_valid[0])), ((state == 16'h0004) && (p5_admit && p5_stall)), ((state == 16'h0004) && p5_stall), ((state == 16'h0004) && p5_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], pv_1[63:8], p5_go, w_5[31:0], w_6[63:32], w_8[31:0], w_9[63:32], pwa_49[63:9], p5u0_fp_mul_valid,
-        pwa_62[63:9], pwa_66[63:9], p5u1_fp_add_valid, pwa_93[63:9], p5u2_fp_add_valid, pwa_120[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_183[63:32], pq_215[63:32], pw_229[31:5], pw_231[31:5], pw_236[31:5], pw_252[63:32], pv_253[63:8],
-        pv_262[63:8], pv_268[63:8], p4_go, w_272[31:0], w_273[63:32], pv_274[63:32], w_280[31:0], w_281[63:32], pv_282[63:32], pw_317[31:5], pw_319[31:5], pw_324[31:5], pw_344[63:32], pwa_444[63:9], pv_445[63:8], pv_452[63:8],
-        p3_go, w_457[63:32], pv_458[63:32], w_464[31:0], w_465[63:32], pv_466[63:32], pw_496[31:5], pw_498[31:5], pw_503[31:5], pw_523[63:32], pwa_623[63:9], pv_624[63:8], pv_630[63:8], p2_go, w_634[31:0], w_635[63:32],
-        pv_636[63:32], w_642[31:0], w_643[63:32], pv_644[63:32], pw_678[31:5], pw_680[31:5], pw_685[31:5], pq_708[63:32], pwa_810[63:9], pv_811[63:8], pv_818[63:8], p1_go, w_823[63:32], pv_824[63:32], w_830[31:0], w_831[63:32],
-        pv_832[63:32], pw_863[31:5], pw_865[31:5], pw_870[31:5], pq_893[63:32], pwa_995[63:9], pv_996[63:8], pv_1002[63:8], p0_go, w_1006[31:0], w_1007[63:32], pv_1008[63:32], w_1009[31:0], w_1010[63:32], pv_1011[63:32], pw_1036[31:5],
-        pw_1038[31:5], pw_1043[31:5], pw_1063[63:32], pwa_1128[63:9], pv_1129[63:8], pv_1138[63:8]};
+    wire ohls_unused = &{1'b0, v0_gx[31:0], v1_gy[31:0], v2_lx[31:0], v3_ly[31:0], v5_tmp[63:0], v7_tmp[63:0], v9_tmp[63:0], v11_tmp[63:0], pv_1[63:8], p5_go, w_7[31:0], w_8[63:32], w_10[31:0], w_11[63:32], pwa_51[63:9], p5u0_fp_mul_valid,
+        pwa_64[63:9], pwa_68[63:9], p5u1_fp_add_valid, pwa_96[63:9], p5u2_fp_add_valid, pwa_125[63:9], p5u3_fp_add_valid, p5u4_fp_mul_valid, p5u5_fp_add_valid, pq_188[63:32], pq_220[63:32], pw_234[31:5], pw_236[31:5], pw_241[31:5], pw_257[63:32], pv_258[63:8],
+        pv_267[63:8], pv_273[63:8], p4_go, w_279[31:0], w_280[63:32], pv_281[63:32], w_287[31:0], w_288[63:32], pv_289[63:32], pw_324[31:5], pw_326[31:5], pw_331[31:5], pw_351[63:32], pwa_451[63:9], pv_452[63:8], pv_459[63:8],
+        p3_go, w_465[31:0], w_466[63:32], pv_467[63:32], w_473[31:0], w_474[63:32], pv_475[63:32], pw_490[31:1], pw_511[31:5], pw_513[31:5], pw_518[31:5], pw_538[63:32], pwa_638[63:9], pv_639[63:8], pv_645[63:8], p2_go,
+        w_651[31:0], w_652[63:32], pv_653[63:32], w_659[31:0], w_660[63:32], pv_661[63:32], pw_695[31:5], pw_697[31:5], pw_702[31:5], pq_725[63:32], pwa_827[63:9], pv_828[63:8], pv_835[63:8], p1_go, w_841[31:0], w_842[63:32],
+        pv_843[63:32], w_849[31:0], w_850[63:32], pv_851[63:32], pw_869[31:1], pw_888[31:5], pw_890[31:5], pw_895[31:5], pq_918[63:32], pwa_1020[63:9], pv_1021[63:8], pv_1027[63:8], p0_go, w_1033[31:0], w_1034[63:32], pv_1035[63:32],
+        w_1036[31:0], w_1037[63:32], pv_1038[63:32], pw_1063[31:5], pw_1065[31:5], pw_1070[31:5], pw_1090[63:32], pwa_1155[63:9], pv_1156[63:8], pv_1165[63:8]};
 endmodule
 `default_nettype wire

@@ -52,44 +52,44 @@ module vadd_datapath (
     wire [63:0] pv_1;  // vadd.cl:3:6
     wire [7:0]  pw_2;  // vadd.cl:3:6
     wire [7:0]  w_3;  // vadd.cl:3:6
-    wire        pw_4;  // vadd.cl:3:6
+    wire [7:0]  pw_4;  // vadd.cl:3:6
+    wire [7:0]  w_5;  // vadd.cl:3:6
+    wire        pw_6;  // vadd.cl:3:6
     reg         p0_go;
-    wire [31:0] w_5;  // vadd.cl:5:16
-    wire [63:0] w_6;  // vadd.cl:5:16
-    wire [63:0] pv_7;  // vadd.cl:5:16
+    wire [31:0] w_7;  // vadd.cl:5:16
     wire [63:0] w_8;  // vadd.cl:5:16
-    wire [63:0] w_9;  // vadd.cl:6:5
-    wire [63:0] w_10;  // vadd.cl:6:12
-    wire [63:0] w_11;  // vadd.cl:5:16
-    wire [63:0] pw_12;  // vadd.cl:5:16
+    wire [63:0] pv_9;  // vadd.cl:5:16
+    wire [63:0] w_10;  // vadd.cl:6:5
+    wire [63:0] w_11;  // vadd.cl:6:12
+    wire [63:0] w_12;  // vadd.cl:5:16
     wire [63:0] pw_13;  // vadd.cl:5:16
-    wire [63:0] w_14;  // vadd.cl:6:5
-    wire [63:0] pw_15;  // vadd.cl:6:5
-    wire [63:0] pw_16;  // vadd.cl:6:12
-    wire [31:0] pld_17;  // vadd.cl:6:12
-    wire [63:0] w_18;  // vadd.cl:6:19
-    wire [63:0] pw_19;  // vadd.cl:6:19
-    wire [31:0] pld_20;  // vadd.cl:6:19
-    wire        go_21;
+    wire [63:0] pw_14;  // vadd.cl:5:16
+    wire [63:0] w_15;  // vadd.cl:6:5
+    wire [63:0] pw_16;  // vadd.cl:6:5
+    wire [63:0] pw_17;  // vadd.cl:6:12
+    wire [31:0] pld_18;  // vadd.cl:6:12
+    wire [63:0] w_19;  // vadd.cl:6:19
+    wire [63:0] pw_20;  // vadd.cl:6:19
+    wire [31:0] pld_21;  // vadd.cl:6:19
+    wire        go_22;
     wire        p0u0_fp_add_valid;
     wire [31:0] p0u0_fp_add_result;
-    wire [31:0] fnan_22;
-    wire [32:0] fov_23;
-    reg  [32:0] pd_24;
+    wire [31:0] fnan_23;
+    wire [32:0] fov_24;
     reg  [32:0] pd_25;
     reg  [32:0] pd_26;
     reg  [32:0] pd_27;
     reg  [32:0] pd_28;
     reg  [32:0] pd_29;
-    wire [31:0] pw_30;  // vadd.cl:6:12
-    wire [63:0] pw_31;  // vadd.cl:6:5
-    reg  [63:0] pq_81;  // vadd.cl:6:5
-    wire [63:0] pv_82;  // vadd.cl:3:6
-    wire [7:0]  pw_83;  // vadd.cl:3:6
-    wire [7:0]  w_84;  // vadd.cl:3:6
-    wire [7:0]  pw_85;  // vadd.cl:3:6
-    wire [63:0] pw_86;  // vadd.cl:3:6
-    reg  [63:0] pq_32;  // vadd.cl:6:5
+    reg  [32:0] pd_30;
+    wire [31:0] pw_31;  // vadd.cl:6:12
+    wire [63:0] pw_32;  // vadd.cl:6:5
+    reg  [63:0] pq_82;  // vadd.cl:6:5
+    wire [63:0] pv_83;  // vadd.cl:3:6
+    wire [7:0]  pw_84;  // vadd.cl:3:6
+    wire [7:0]  w_85;  // vadd.cl:3:6
+    wire [7:0]  pw_86;  // vadd.cl:3:6
+    wire [63:0] pw_87;  // vadd.cl:3:6
     reg  [63:0] pq_33;  // vadd.cl:6:5
     reg  [63:0] pq_34;  // vadd.cl:6:5
     reg  [63:0] pq_35;  // vadd.cl:6:5
@@ -138,8 +138,9 @@ module vadd_datapath (
     reg  [63:0] pq_78;  // vadd.cl:6:5
     reg  [63:0] pq_79;  // vadd.cl:6:5
     reg  [63:0] pq_80;  // vadd.cl:6:5
+    reg  [63:0] pq_81;  // vadd.cl:6:5
     reg  [6:0]  p0_drain;
-    wire [63:0] w_87;  // vadd.cl:3:6
+    wire [63:0] w_88;  // vadd.cl:3:6
     reg  [7:0]  launch_err;
     reg         done_q;
     assign v0_i = 64'h0000000000000000;
@@ -147,48 +148,49 @@ module vadd_datapath (
     assign p0_en = (!p0_stall);
     assign pv_1 = v1_lid_x;
     assign pw_2 = pv_1[7:0];
-    assign w_3 = 8'h40;
-    assign pw_4 = (pw_2 < w_3);
-    assign w_5 = 32'h00000000;
-    assign w_6 = {32'h00000000, group_0};
-    assign pv_7 = v1_lid_x;
-    assign w_8 = 64'h0000000000000000;
-    assign w_9 = {32'h00000000, c_base};
-    assign w_10 = {32'h00000000, a_base};
-    assign w_11 = 64'h0000000000000040;
-    assign pw_12 = $unsigned($signed(w_6) * $signed(w_11));
-    assign pw_13 = (pw_12 | pv_7);
-    assign w_14 = 64'h0000000000000004;
-    assign pw_15 = $unsigned($signed(pw_13) * $signed(w_14));
-    assign pw_16 = (w_10 + pw_15);
-    assign pld_17 = a_ld_resp_data;
-    assign w_18 = {32'h00000000, b_base};
-    assign pw_19 = (w_18 + pw_15);
-    assign pld_20 = b_ld_resp_data;
-    assign go_21 = 1'h1;
+    assign w_3 = 8'h06;
+    assign pw_4 = (pw_2 >> w_3);
+    assign w_5 = 8'h00;
+    assign pw_6 = (pw_4 == w_5);
+    assign w_7 = 32'h00000000;
+    assign w_8 = {32'h00000000, group_0};
+    assign pv_9 = v1_lid_x;
+    assign w_10 = {32'h00000000, c_base};
+    assign w_11 = {32'h00000000, a_base};
+    assign w_12 = 64'h0000000000000040;
+    assign pw_13 = $unsigned($signed(w_8) * $signed(w_12));
+    assign pw_14 = (pw_13 | pv_9);
+    assign w_15 = 64'h0000000000000004;
+    assign pw_16 = $unsigned($signed(pw_14) * $signed(w_15));
+    assign pw_17 = (w_11 + pw_16);
+    assign pld_18 = a_ld_resp_data;
+    assign w_19 = {32'h00000000, b_base};
+    assign pw_20 = (w_19 + pw_16);
+    assign pld_21 = b_ld_resp_data;
+    assign go_22 = 1'h1;
 
     ohls_fp_add p0u0_fp_add (
         .clk(clk),
         .rst(rst),
         .en(p0_en),
-        .in_valid(go_21),
-        .a(pld_17),
-        .b(pld_20),
+        .in_valid(go_22),
+        .a(pld_18),
+        .b(pld_21),
         .sub(1'h0),
         .out_valid(p0u0_fp_add_valid),
         .result(p0u0_fp_add_result)
     );
-    assign fnan_22 = p0u0_fp_add_result;
-    assign fov_23 = {((((&pld_17[30:23]) && (!(pld_17[22:0] == 23'h000000))) || ((&pld_20[30:23]) && (!(pld_20[22:0] == 23'h000000)))) || ((((&pld_17[30:23]) && (pld_17[22:0] == 23'h000000)) && ((&pld_20[30:23]) && (pld_20[22:0] == 23'h000000))) && (!(pld_17[31] == pld_20[31])))), (((&pld_17[30:23]) && (!(pld_17[22:0] == 23'h000000))) ? (pld_17 | 32'h00400000) : (((&pld_20[30:23]) && (!(pld_20[22:0] == 23'h000000))) ? (pld_20 | 32'h00400000) : (((((&pld_17[30:23]) && (pld_17[22:0] == 23'h000000)) && ((&pld_20[30:23]) && (pld_20[22:0] == 23'h000000))) && (!(pld_17[31] == pld_20[31]))) ? 32'hffc00000 : 32'hffc00000)))};
-    assign pw_30 = (pd_29[32] ? pd_29[31:0] : fnan_22);
-    assign pw_31 = (w_9 + pw_15);
-    assign pv_82 = v1_lid_x;
-    assign pw_83 = pv_82[7:0];
-    assign w_84 = 8'h01;
-    assign pw_85 = (pw_83 + w_84);
-    assign pw_86 = {56'h00000000000000, pw_85[7:0]};
-    assign p0_stall = (((((((p0_valid[0] && 1'h1) && pw_4) && (!a_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!a_ld_resp_valid))) || (((p0_valid[0] && 1'h1) && pw_4) && (!b_ld_req_ready))) || ((p0_valid[44] && 1'h1) && (!b_ld_resp_valid))) || ((p0_valid[50] && 1'h1) && (!c_st_req_ready)));
-    assign w_87 = 64'h0000000000000000;
+    assign fnan_23 = p0u0_fp_add_result;
+    assign fov_24 = {((((&pld_18[30:23]) && (!(pld_18[22:0] == 23'h000000))) || ((&pld_21[30:23]) && (!(pld_21[22:0] == 23'h000000)))) || ((((&pld_18[30:23]) && (pld_18[22:0] == 23'h000000)) && ((&pld_21[30:23]) && (pld_21[22:0] == 23'h000000))) && (!(pld_18[31] == pld_21[31])))), (((&pld_18[30:23]) && (!(pld_18[22:0] == 23'h000000))) ? (pld_18 | 32'h00400000) : (((&pld_21[30:23]) && (!(pld_21[22:0] == 23'h000000))) ? (pld_21 | 32'h00400000) : (((((&pld_18[30:23]) && (pld_18[22:0] == 23'h000000)) && ((&pld_21[30:23]) && (pld_21[22:0] == 23'h000000))) && (!(pld_18[31] == pld_21[31]))) ? 32'hffc00000 : 32'hffc00000)))};
+    assign pw_31 = (pd_30[32] ? pd_30[31:0] : fnan_23);
+    assign pw_32 = (w_10 + pw_16);
+    assign pv_83 = v1_lid_x;
+    assign pw_84 = pv_83[7:0];
+    assign w_85 = 8'h01;
+    assign pw_86 = (pw_84 + w_85);
+    assign pw_87 = {56'h00000000000000, pw_86[7:0]};
+    assign p0_stall = (((((((p0_valid[0] && 1'h1) && pw_6) && (!a_ld_req_ready)) || ((p0_valid[44] && 1'h1) && (!a_ld_resp_valid))) || (((p0_valid[0] && 1'h1) && pw_6) && (!b_ld_req_ready))) || ((p0_valid[44] && 1'h1) && (!b_ld_resp_valid))) || ((p0_valid[50] && 1'h1) && (!c_st_req_ready)));
+    assign w_88 = 64'h0000000000000000;
     assign done = done_q;
     assign err_code = launch_err;
 
@@ -223,16 +225,15 @@ module vadd_datapath (
             if (((state == 16'h0003) && 1'h1)) p0_valid <= (p0_valid | 95'h000000000000000000000001);  // vadd.cl:3:6
             if (((state == 16'h0003) && 1'h1)) p0_admit <= 1'h1;  // vadd.cl:3:6
             if (((state == 16'h0003) && 1'h1)) state <= 16'h0004;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_4;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_24 <= fov_23;  // vadd.cl:3:6
-            if (((state == 16'h0004) && p0_en)) pd_25 <= pd_24;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_go <= pw_6;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_25 <= fov_24;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_26 <= pd_25;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_27 <= pd_26;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_28 <= pd_27;  // vadd.cl:3:6
             if (((state == 16'h0004) && p0_en)) pd_29 <= pd_28;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_4) && p0_en))) v1_lid_x <= pw_86;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_32 <= pw_31;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_33 <= pq_32;  // vadd.cl:3:6
+            if (((state == 16'h0004) && p0_en)) pd_30 <= pd_29;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (((p0_valid[0] && 1'h1) && pw_6) && p0_en))) v1_lid_x <= pw_87;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_33 <= pw_32;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_34 <= pq_33;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_35 <= pq_34;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_36 <= pq_35;  // vadd.cl:3:6
@@ -281,38 +282,39 @@ module vadd_datapath (
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_79 <= pq_78;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_80 <= pq_79;  // vadd.cl:3:6
             if (((state == 16'h0004) && (1'h1 && p0_en))) pq_81 <= pq_80;  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_4), (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_4) ? 7'h5e : ((p0_drain == 7'h00) ? 7'h00 : (p0_drain - 7'h01)));  // vadd.cl:3:6
-            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_4))) || ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);  // vadd.cl:3:6
-            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_4)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v1_lid_x <= 64'h0000000000000000;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) pq_82 <= pq_81;  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_valid <= {p0_valid[93], p0_valid[92], p0_valid[91], p0_valid[90], p0_valid[89], p0_valid[88], p0_valid[87], p0_valid[86], p0_valid[85], p0_valid[84], p0_valid[83], p0_valid[82], p0_valid[81], p0_valid[80], p0_valid[79], p0_valid[78], p0_valid[77], p0_valid[76], p0_valid[75], p0_valid[74], p0_valid[73], p0_valid[72], p0_valid[71], p0_valid[70], p0_valid[69], p0_valid[68], p0_valid[67], p0_valid[66], p0_valid[65], p0_valid[64], p0_valid[63], p0_valid[62], p0_valid[61], p0_valid[60], p0_valid[59], p0_valid[58], p0_valid[57], p0_valid[56], p0_valid[55], p0_valid[54], p0_valid[53], p0_valid[52], p0_valid[51], p0_valid[50], p0_valid[49], p0_valid[48], p0_valid[47], p0_valid[46], p0_valid[45], p0_valid[44], p0_valid[43], p0_valid[42], p0_valid[41], p0_valid[40], p0_valid[39], p0_valid[38], p0_valid[37], p0_valid[36], p0_valid[35], p0_valid[34], p0_valid[33], p0_valid[32], p0_valid[31], p0_valid[30], p0_valid[29], p0_valid[28], p0_valid[27], p0_valid[26], p0_valid[25], p0_valid[24], p0_valid[23], p0_valid[22], p0_valid[21], p0_valid[20], p0_valid[19], p0_valid[18], p0_valid[17], p0_valid[16], p0_valid[15], p0_valid[14], p0_valid[13], p0_valid[12], p0_valid[11], p0_valid[10], p0_valid[9], p0_valid[8], p0_valid[7], p0_valid[6], p0_valid[5], p0_valid[4], p0_valid[3], p0_valid[2], p0_valid[1], (p0_valid[0] && pw_6), (p0_admit && ((!(p0_valid[0] && (!pw_6))) || ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))};  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_drain <= ((p0_valid[0] && pw_6) ? 7'h5e : ((p0_drain == 7'h00) ? 7'h00 : (p0_drain - 7'h01)));  // vadd.cl:3:6
+            if (((state == 16'h0004) && (1'h1 && p0_en))) p0_admit <= (p0_admit && ((!(p0_valid[0] && (!pw_6))) || ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? 32'h00000000 : (group_0 + 32'h00000001));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_0 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? local_size[31:0] : (gnext_0 + local_size[31:0]));  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? 32'h00000000 : (group_1 + 32'h00000001)) : group_1);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_1 <= ((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) ? ((({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]}) ? local_size[63:32] : (gnext_1 + local_size[63:32])) : gnext_1);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) group_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? 32'h00000000 : (group_2 + 32'h00000001)) : group_2);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) gnext_2 <= (((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) ? ((({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}) ? local_size[95:64] : (gnext_2 + local_size[95:64])) : gnext_2);  // vadd.cl:3:6
+            if (((state == 16'h0004) && ((1'h1 && p0_en) && ((p0_valid[0] && (!pw_6)) && (!(((({1'h0, gnext_0} + {1'h0, local_size[31:0]}) > {1'h0, global_size[31:0]}) && (({1'h0, gnext_1} + {1'h0, local_size[63:32]}) > {1'h0, global_size[63:32]})) && (({1'h0, gnext_2} + {1'h0, local_size[95:64]}) > {1'h0, global_size[95:64]}))))))) v1_lid_x <= 64'h0000000000000000;  // vadd.cl:3:6
             if (((state == 16'h0004) && ((((((!p0_admit) && (!p0_valid[0])) && (p0_drain == 7'h00)) && a_ld_idle) && b_ld_idle) && c_st_idle))) state <= 16'h0001;  // vadd.cl:3:6
             if ((state == 16'h0005)) state <= 16'h0005;
-            if ((state == 16'h0006)) v1_lid_x <= w_87;
+            if ((state == 16'h0006)) v1_lid_x <= w_88;
             if ((state == 16'h0006)) state <= 16'h0003;
             if (((state == 16'h0007) && ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)))) launch_err <= ((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) ? 8'h10 : 8'h11);
             if ((state == 16'h0007)) state <= (((((1'h0 || (local_size[31:0] != 32'h00000040)) || (local_size[63:32] != 32'h00000001)) || (local_size[95:64] != 32'h00000001)) || (((1'h0 || ((global_size[31:0] & 32'h0000003f) != 32'h00000000)) || 1'h0) || 1'h0)) ? 16'h0002 : 16'h0006);
         end
     end
-    assign a_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_4) && p0_en);
-    assign a_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_4) ? pw_16[31:0] : 32'h00000000);
+    assign a_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_6) && p0_en);
+    assign a_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_6) ? pw_17[31:0] : 32'h00000000);
     assign a_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
     assign a_ld_flush = (state == 16'h0003);
-    assign b_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_4) && p0_en);
-    assign b_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_4) ? pw_19[31:0] : 32'h00000000);
+    assign b_ld_req_valid = (((p0_valid[0] && 1'h1) && pw_6) && p0_en);
+    assign b_ld_req_addr = (((p0_valid[0] && 1'h1) && pw_6) ? pw_20[31:0] : 32'h00000000);
     assign b_ld_resp_ready = ((p0_valid[44] && 1'h1) && p0_en);
     assign b_ld_flush = (state == 16'h0003);
     assign c_st_req_valid = ((p0_valid[50] && 1'h1) && p0_en);
-    assign c_st_req_addr = (p0_valid[50] ? pq_81[31:0] : 32'h00000000);
-    assign c_st_req_data = (p0_valid[50] ? pw_30 : 32'h00000000);
-    assign probes = {((state == 16'h0004) && ((1'h1 && p0_en) && (p0_valid[0] && pw_4))), ((state == 16'h0004) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0004) && (p0_admit && p0_stall)), ((state == 16'h0004) && p0_stall), ((state == 16'h0004) && p0_admit), (state == 16'h0004)};
+    assign c_st_req_addr = (p0_valid[50] ? pq_82[31:0] : 32'h00000000);
+    assign c_st_req_data = (p0_valid[50] ? pw_31 : 32'h00000000);
+    assign probes = {((state == 16'h0004) && ((1'h1 && p0_en) && (p0_valid[0] && pw_6))), ((state == 16'h0004) && ((1'h1 && p0_en) && p0_valid[0])), ((state == 16'h0004) && (p0_admit && p0_stall)), ((state == 16'h0004) && p0_stall), ((state == 16'h0004) && p0_admit), (state == 16'h0004)};
 
     // Bits nothing reads, gathered so lint knows it is deliberate.
-    wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_5[31:0], w_8[63:0], pw_16[63:32], pw_19[63:32], p0u0_fp_add_valid, pq_81[63:32], pv_82[63:8]};
+    wire ohls_unused = &{1'b0, v0_i[63:0], v2_lid_linear[63:0], pv_1[63:8], p0_go, w_7[31:0], pw_17[63:32], pw_20[63:32], p0u0_fp_add_valid, pq_82[63:32], pv_83[63:8]};
 endmodule
 `default_nettype wire

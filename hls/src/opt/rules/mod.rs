@@ -14,6 +14,7 @@ mod divrem;
 mod fold;
 mod identities;
 mod narrow;
+mod quotient;
 mod select;
 mod strength;
 
@@ -174,6 +175,7 @@ pub fn all() -> Vec<Rule> {
     let mut v = Vec::new();
     v.extend(identities::rules());
     v.extend(fold::rules());
+    v.extend(quotient::rules());
     v.extend(select::rules());
     v.extend(casts::rules());
     v.extend(strength::rules());
