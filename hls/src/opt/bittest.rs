@@ -79,49 +79,42 @@ const TRUNC: Conv = Conv::Int {
 
 /// Appends the ops of test `t` on `x` (`w` bits) to `b`; the op with its answer.
 fn build(b: &mut Block, x: OpId, w: u8, t: Test, span: Span) -> OpId {
-    let ty = Some(Ty::I(w));
-    let bool_ty = Some(Ty::I(1));
-    let mut konst =
-        |b: &mut Block, v: u64, ty: Option<Ty>| b.add(OpKind::Const(vec![v]), ty, span, &[]);
-    let sign = |b: &mut Block, konst: &mut dyn FnMut(&mut Block, u64, Option<Ty>) -> OpId| {
-        let top = konst(b, u64::from(w) - 1, ty.clone());
-        let shifted = b.add(OpKind::Binary(BinOp::LShr), ty.clone(), span, &[x, top]);
-        b.add(OpKind::Conv(TRUNC), bool_ty.clone(), span, &[shifted])
+    let add = |b: &mut Block, kind: OpKind, bits: u8, args: &[OpId]| {
+        b.add(kind, Some(Ty::I(bits)), span, args)
     };
-    let high = |b: &mut Block,
-                konst: &mut dyn FnMut(&mut Block, u64, Option<Ty>) -> OpId,
-                k: u32,
-                zero: bool| {
+    let sign = |b: &mut Block| {
+        let top = add(b, OpKind::Const(vec![u64::from(w) - 1]), w, &[]);
+        let shifted = add(b, OpKind::Binary(BinOp::LShr), w, &[x, top]);
+        add(b, OpKind::Conv(TRUNC), 1, &[shifted])
+    };
+    let high = |b: &mut Block, k: u32, zero: bool| {
         let v = if k == 0 {
             x
         } else {
-            let s = konst(b, u64::from(k), ty.clone());
-            b.add(OpKind::Binary(BinOp::LShr), ty.clone(), span, &[x, s])
+            let s = add(b, OpKind::Const(vec![u64::from(k)]), w, &[]);
+            add(b, OpKind::Binary(BinOp::LShr), w, &[x, s])
         };
-        let z = konst(b, 0, ty.clone());
+        let z = add(b, OpKind::Const(vec![0]), w, &[]);
         let op = if zero { CmpOp::Eq } else { CmpOp::Ne };
-        b.add(OpKind::Cmp(op), bool_ty.clone(), span, &[v, z])
+        add(b, OpKind::Cmp(op), 1, &[v, z])
     };
     match t {
-        Test::Sign { negated } => {
-            let s = sign(b, &mut konst);
-            if negated {
-                b.add(OpKind::Unary(UnOp::Not), bool_ty.clone(), span, &[s])
-            } else {
-                s
-            }
+        Test::Sign { negated: false } => sign(b),
+        Test::Sign { negated: true } => {
+            let s = sign(b);
+            add(b, OpKind::Unary(UnOp::Not), 1, &[s])
         }
-        Test::High { k, zero } => high(b, &mut konst, k, zero),
+        Test::High { k, zero } => high(b, k, zero),
         Test::SignOrZero { k } => {
-            let s = sign(b, &mut konst);
-            let h = high(b, &mut konst, k, true);
-            b.add(OpKind::Binary(BinOp::Or), bool_ty.clone(), span, &[s, h])
+            let s = sign(b);
+            let h = high(b, k, true);
+            add(b, OpKind::Binary(BinOp::Or), 1, &[s, h])
         }
         Test::NotSignAndSet { k } => {
-            let s = sign(b, &mut konst);
-            let n = b.add(OpKind::Unary(UnOp::Not), bool_ty.clone(), span, &[s]);
-            let h = high(b, &mut konst, k, false);
-            b.add(OpKind::Binary(BinOp::And), bool_ty.clone(), span, &[n, h])
+            let s = sign(b);
+            let n = add(b, OpKind::Unary(UnOp::Not), 1, &[s]);
+            let h = high(b, k, false);
+            add(b, OpKind::Binary(BinOp::And), 1, &[n, h])
         }
     }
 }

@@ -340,43 +340,10 @@ pub fn run_with(
     }
     // One narrow form for each truncated computation, whichever form extraction kept.
     let keep: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
-    let mut pushed = 0;
-    for i in 0..kernel.blocks.len() {
-        let bid = BlockId(i as u32);
-        let here: HashSet<OpId> = keep
-            .iter()
-            .filter(|(b, _)| *b == bid)
-            .map(|(_, o)| *o)
-            .collect();
-        let map = truncate::block(&mut kernel.blocks[i], &here);
-        pushed += map.len();
-        remap_conditions(kernel, bid, &map);
-    }
-    if pushed > 0 {
-        let cond_set: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
-        dead::kernel(kernel, &cond_set);
-    }
-    report.truncations = pushed;
+    report.truncations = each_block(kernel, &keep, truncate::block);
     // Compares a bit test decides, but not loop exit tests on a variable (the analyses
     // after this stage read counters from them).
-    let exits = exit_tests(kernel);
-    let mut tested = 0;
-    for i in 0..kernel.blocks.len() {
-        let bid = BlockId(i as u32);
-        let here: HashSet<OpId> = exits
-            .iter()
-            .filter(|(b, _)| *b == bid)
-            .map(|(_, o)| *o)
-            .collect();
-        let map = bittest::block(&mut kernel.blocks[i], &here);
-        tested += map.len();
-        remap_conditions(kernel, bid, &map);
-    }
-    if tested > 0 {
-        let cond_set: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
-        dead::kernel(kernel, &cond_set);
-    }
-    report.bit_tests = tested;
+    report.bit_tests = each_block(kernel, &exit_tests(kernel), bittest::block);
     // Last: the e-graphs and CSE would share the copies again.
     report.readdressed = kernel.blocks.iter_mut().map(readdress::block).sum();
     report.after = pricer.kernel(kernel);
@@ -392,6 +359,33 @@ pub fn run_with(
     })?;
     report.millis = start.elapsed().as_secs_f64() * 1e3;
     Ok(report)
+}
+
+/// Runs a rewrite of single ops on every block (`keep`: ops it must leave, by block),
+/// points the control structure at the replacements and removes what is left unread;
+/// the number replaced.
+fn each_block(
+    kernel: &mut Kernel,
+    keep: &HashSet<(BlockId, OpId)>,
+    rewrite: fn(&mut crate::ir::Block, &HashSet<OpId>) -> HashMap<OpId, OpId>,
+) -> usize {
+    let mut replaced = 0;
+    for i in 0..kernel.blocks.len() {
+        let bid = BlockId(i as u32);
+        let here: HashSet<OpId> = keep
+            .iter()
+            .filter(|(b, _)| *b == bid)
+            .map(|(_, o)| *o)
+            .collect();
+        let map = rewrite(&mut kernel.blocks[i], &here);
+        replaced += map.len();
+        remap_conditions(kernel, bid, &map);
+    }
+    if replaced > 0 {
+        let cond_set: HashSet<(BlockId, OpId)> = conditions(kernel).into_iter().collect();
+        dead::kernel(kernel, &cond_set);
+    }
+    replaced
 }
 
 /// The loop exit tests that compare a variable's read itself (`ranges::counter` reads

@@ -12,56 +12,49 @@ use super::{build, c, v, Rule};
 use crate::opt::facts::{konst, width, Graph};
 use crate::opt::lang::{mask, ICmp, Node};
 
-/// The divisor, bound and width of a match, when the divisor is positive and the bound
-/// not negative (both as `signed` says).
-fn parts(g: &Graph, s: &Subst, signed: bool) -> Option<(u64, u64, u32)> {
-    let w = width(g, v(s, "?x"));
+/// `x > (a + 1) * c - 1` (`above`) or `x < a * c` for a match of a quotient by `c`
+/// compared with `a`, when `c` is positive, `a` not negative (at least 1 below) and the
+/// new constant fits, all as `signed` says.
+fn dividend_compare(g: &mut Graph, s: &Subst, signed: bool, above: bool) -> Option<Id> {
+    let x = v(s, "?x");
+    let w = width(g, x);
     let (d, a) = (konst(g, v(s, "?c"))?, konst(g, v(s, "?a"))?);
     let max = if signed { mask(w) >> 1 } else { mask(w) };
-    (d >= 1 && d <= max && a <= max).then_some((d, a, w))
-}
-
-fn above(signed: bool) -> impl Fn(&mut Graph, Id, &Subst) -> Option<Id> {
-    move |g: &mut Graph, _e: Id, s: &Subst| {
-        let (d, a, w) = parts(g, s, signed)?;
-        let max = if signed { mask(w) >> 1 } else { mask(w) };
-        let k = (a + 1)
-            .checked_mul(d)?
-            .checked_sub(1)
-            .filter(|k| *k <= max)?;
-        let x = v(s, "?x");
-        let k = c(g, w, k);
-        let op = if signed { ICmp::SGt } else { ICmp::UGt };
-        Some(g.add(Node::Cmp(op, [x, k])))
+    if d == 0 || d > max || a > max {
+        return None;
     }
-}
-
-fn below(signed: bool) -> impl Fn(&mut Graph, Id, &Subst) -> Option<Id> {
-    move |g: &mut Graph, _e: Id, s: &Subst| {
-        let (d, a, w) = parts(g, s, signed)?;
-        let max = if signed { mask(w) >> 1 } else { mask(w) };
-        let k = a.checked_mul(d).filter(|k| a >= 1 && *k <= max)?;
-        let x = v(s, "?x");
-        let k = c(g, w, k);
-        let op = if signed { ICmp::SLt } else { ICmp::ULt };
-        Some(g.add(Node::Cmp(op, [x, k])))
+    let k = if above {
+        a.checked_add(1)?.checked_mul(d)? - 1
+    } else {
+        a.checked_mul(d).filter(|_| a >= 1)?
+    };
+    if k > max {
+        return None;
     }
+    let op = match (signed, above) {
+        (true, true) => ICmp::SGt,
+        (false, true) => ICmp::UGt,
+        (true, false) => ICmp::SLt,
+        (false, false) => ICmp::ULt,
+    };
+    let k = c(g, w, k);
+    Some(g.add(Node::Cmp(op, [x, k])))
 }
 
-fn sgt(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
-    above(true)(g, e, s)
+fn sgt(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    dividend_compare(g, s, true, true)
 }
 
-fn ugt(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
-    above(false)(g, e, s)
+fn ugt(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    dividend_compare(g, s, false, true)
 }
 
-fn slt(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
-    below(true)(g, e, s)
+fn slt(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    dividend_compare(g, s, true, false)
 }
 
-fn ult(g: &mut Graph, e: Id, s: &Subst) -> Option<Id> {
-    below(false)(g, e, s)
+fn ult(g: &mut Graph, _e: Id, s: &Subst) -> Option<Id> {
+    dividend_compare(g, s, false, false)
 }
 
 pub fn rules() -> Vec<Rule> {
