@@ -109,19 +109,16 @@ impl Build {
             "unique",
         ])
         .args(["-MAKEFLAGS", &format!("OPT_FAST={}", opt_level())])
-        .args(
-            objcache()
-                .then_some(["-MAKEFLAGS", "OBJCACHE=ccache"])
-                .into_iter()
-                .flatten(),
-        )
-        .env("CCACHE_DIR", cache_dir().join("ccache"))
         .args(["-CFLAGS", &format!("{} -std=c++17", opt_level())])
         .arg("--top-module")
         .arg(&self.top)
         .arg("-Mdir")
         .arg(&tmp)
         .args(["-o", "sim"]);
+        if objcache() {
+            cmd.args(["-MAKEFLAGS", "OBJCACHE=ccache"])
+                .env("CCACHE_DIR", cache_dir().join("ccache"));
+        }
         for (k, v) in &self.params {
             cmd.arg(format!("-G{k}={v}"));
         }
