@@ -118,97 +118,156 @@ const SUPPORTED: &[&str] = &[
     "store_load_alias",
 ];
 
+/// What one kernel gave: its name, whether it ran (else the generator refused it with the
+/// clear message kept here), and what went wrong.
+struct Checked {
+    name: String,
+    refused: Option<String>,
+    failures: Vec<String>,
+}
+
+/// Runs `cl` in Verilator (plain and with random stalls) and in the interpreter and
+/// compares them.
+fn check(cl: &Path) -> Checked {
+    let name = cl.file_stem().unwrap().to_string_lossy().into_owned();
+    let mut failures = Vec::new();
+    let spec = cl.with_extension("yaml");
+    // Most kernels run a few thousand cycles, twice: their models' C++ compiles at -O0,
+    // in half the time. The random regressions run up to 700,000 cycles and keep -O2.
+    let quick_model = !cl.components().any(|c| c.as_os_str() == "regressions");
+    let run_with = |engine, stalls| {
+        run_file(
+            cl,
+            &spec,
+            &RunOptions {
+                engine,
+                stalls,
+                quick_model,
+                ..RunOptions::default()
+            },
+        )
+    };
+    let run = |engine| run_with(engine, None);
+    let done = |refused, failures| Checked {
+        name: name.clone(),
+        refused,
+        failures,
+    };
+    let sim = match run(Engine::Sim) {
+        Ok(s) => s,
+        Err(e) => {
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or_default().to_string();
+            let clear = first.contains(&format!("{name}.cl:"))
+                && first.contains(": error: ")
+                && first.contains("has no hardware implementation yet");
+            if clear {
+                return done(Some(format!("{name}: {first}")), failures);
+            }
+            failures.push(format!("{name}: sim failed without a clear refusal (needs verilator: `bash scripts/install-deps.sh`):\n{msg}"));
+            return done(None, failures);
+        }
+    };
+    let int = match run(Engine::Interp) {
+        Ok(i) => i,
+        Err(e) => {
+            failures.push(format!("{name}: interp: {e}"));
+            return done(None, failures);
+        }
+    };
+    if sim.record.cycles.is_none_or(|c| c == 0) {
+        failures.push(format!("{name}: no cycle count"));
+    }
+    failures.extend(counter_faults(&name, &sim.record));
+    failures.extend(over_budget(&name, sim.record.cycles.unwrap_or(0)));
+    // The same core with random stalls on every memory channel: other timing, the
+    // same bytes (the Verilator model is cached, only the run repeats).
+    let stalls = Some(ocl_hls_sim::Stalls {
+        seed: 7,
+        percent: 30,
+    });
+    match run_with(Engine::Sim, stalls) {
+        Ok(s) if s.buffers == sim.buffers => {
+            failures.extend(counter_faults(&format!("{name} (stalls)"), &s.record));
+        }
+        Ok(s) => {
+            let differ: Vec<&str> = s
+                .buffers
+                .iter()
+                .zip(&sim.buffers)
+                .filter(|(a, b)| a != b)
+                .map(|(a, _)| a.0.as_str())
+                .collect();
+            failures.push(format!(
+                "{name}: with random memory stalls (30%, seed 7) buffers {differ:?} differ"
+            ));
+        }
+        Err(e) => failures.push(format!("{name}: with random memory stalls: {e}")),
+    }
+    // Bit for bit, except where the spec gives a buffer a ULP tolerance (the
+    // transcendental built-ins), through the launch module's own comparison.
+    for ((n, s), (_, i)) in sim.buffers.iter().zip(&int.buffers) {
+        let Some((_, arg)) = sim.launch.buffers().find(|(b, _)| b == n) else {
+            failures.push(format!("{name}: buffer {n} is not in the launch"));
+            continue;
+        };
+        let tol = arg
+            .tolerance_ulp
+            .map_or(Tolerance::BitExact, Tolerance::Ulp);
+        if let Err(m) = compare(arg.ty, tol, i, s) {
+            failures.push(format!("{name}: buffer {n}: {m}"));
+        }
+    }
+    if name == "math_builtins" {
+        failures.extend(opencl_bounds(&sim.buffers, &int.buffers));
+    }
+    done(None, failures)
+}
+
+/// Checks every kernel on as many threads as the machine has cores. One kernel's steps
+/// are mostly serial (generate, verilate, one large C++ file, simulate, interpret), so
+/// one at a time leaves a core idle most of the time; the largest sources (the random
+/// regressions, whose models take minutes) go first so no thread ends alone on one.
+fn check_all() -> Vec<Checked> {
+    let mut todo = kernels();
+    todo.sort_by_key(|p| std::cmp::Reverse(std::fs::metadata(p).map_or(0, |m| m.len())));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut all: Vec<Checked> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(cl) = todo.get(i) else { break mine };
+                        mine.push(check(cl));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a kernel check panicked"))
+            .collect()
+    });
+    all.sort_by(|a, b| a.name.cmp(&b.name));
+    all
+}
+
 #[test]
 fn sim_matches_the_interpreter_or_refuses_clearly() {
-    let mut matched = Vec::new();
-    let mut refused = Vec::new();
-    let mut failures = Vec::new();
-    for cl in kernels() {
-        let name = cl.file_stem().unwrap().to_string_lossy().into_owned();
-        let spec = cl.with_extension("yaml");
-        let run_with = |engine, stalls| {
-            run_file(
-                &cl,
-                &spec,
-                &RunOptions {
-                    engine,
-                    stalls,
-                    ..RunOptions::default()
-                },
-            )
-        };
-        let run = |engine| run_with(engine, None);
-        let sim = match run(Engine::Sim) {
-            Ok(s) => s,
-            Err(e) => {
-                let msg = e.to_string();
-                let first = msg.lines().next().unwrap_or_default().to_string();
-                let clear = first.contains(&format!("{name}.cl:"))
-                    && first.contains(": error: ")
-                    && first.contains("has no hardware implementation yet");
-                if clear {
-                    refused.push(format!("{name}: {first}"));
-                } else {
-                    failures.push(format!("{name}: sim failed without a clear refusal (needs verilator: `bash scripts/install-deps.sh`):\n{msg}"));
-                }
-                continue;
-            }
-        };
-        let int = match run(Engine::Interp) {
-            Ok(i) => i,
-            Err(e) => {
-                failures.push(format!("{name}: interp: {e}"));
-                continue;
-            }
-        };
-        if sim.record.cycles.is_none_or(|c| c == 0) {
-            failures.push(format!("{name}: no cycle count"));
-        }
-        failures.extend(counter_faults(&name, &sim.record));
-        failures.extend(over_budget(&name, sim.record.cycles.unwrap_or(0)));
-        // The same core with random stalls on every memory channel: other timing, the
-        // same bytes (the Verilator model is cached, only the run repeats).
-        let stalls = Some(ocl_hls_sim::Stalls {
-            seed: 7,
-            percent: 30,
-        });
-        match run_with(Engine::Sim, stalls) {
-            Ok(s) if s.buffers == sim.buffers => {
-                failures.extend(counter_faults(&format!("{name} (stalls)"), &s.record));
-            }
-            Ok(s) => {
-                let differ: Vec<&str> = s
-                    .buffers
-                    .iter()
-                    .zip(&sim.buffers)
-                    .filter(|(a, b)| a != b)
-                    .map(|(a, _)| a.0.as_str())
-                    .collect();
-                failures.push(format!(
-                    "{name}: with random memory stalls (30%, seed 7) buffers {differ:?} differ"
-                ));
-            }
-            Err(e) => failures.push(format!("{name}: with random memory stalls: {e}")),
-        }
-        // Bit for bit, except where the spec gives a buffer a ULP tolerance (the
-        // transcendental built-ins), through the launch module's own comparison.
-        for ((n, s), (_, i)) in sim.buffers.iter().zip(&int.buffers) {
-            let Some((_, arg)) = sim.launch.buffers().find(|(b, _)| b == n) else {
-                failures.push(format!("{name}: buffer {n} is not in the launch"));
-                continue;
-            };
-            let tol = arg
-                .tolerance_ulp
-                .map_or(Tolerance::BitExact, Tolerance::Ulp);
-            if let Err(m) = compare(arg.ty, tol, i, s) {
-                failures.push(format!("{name}: buffer {n}: {m}"));
-            }
-        }
-        if name == "math_builtins" {
-            failures.extend(opencl_bounds(&sim.buffers, &int.buffers));
-        }
-        matched.push(name);
-    }
+    let all = check_all();
+    let matched: Vec<&str> = all
+        .iter()
+        .filter(|c| c.refused.is_none() && c.failures.is_empty())
+        .map(|c| c.name.as_str())
+        .collect();
+    let refused: Vec<&str> = all.iter().filter_map(|c| c.refused.as_deref()).collect();
+    let failures: Vec<&str> = all
+        .iter()
+        .flat_map(|c| c.failures.iter().map(String::as_str))
+        .collect();
     println!("matched in Verilator: {}", matched.join(", "));
     println!("refused by the generator:\n  {}", refused.join("\n  "));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -355,7 +414,7 @@ fn the_core_refuses_a_launch_its_required_local_size_does_not_allow() {
     let cfg = ocl_hls::project::shell_config_for(board);
     let (c, _) = ocl_hls::compile::compile_file(&vadd, &Default::default(), None, board, &cfg)
         .unwrap_or_else(|e| panic!("{e}"));
-    let model = ocl_hls::engine::sim_model(&c.core, &cfg).unwrap_or_else(|e| panic!("{e}"));
+    let model = ocl_hls::engine::sim_model(&c.core, &cfg, true).unwrap_or_else(|e| panic!("{e}"));
     let buf = || SimArg::Buffer(vec![0u8; 4096]);
     let run = |global: u32, local: u32| {
         let l = SimLaunch {

@@ -6,14 +6,12 @@ use std::fs;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// What to tell a user who lacks Verilator (the test scripts install it).
 pub const INSTALL_HINT: &str =
     "verilator is not installed: run `bash scripts/install-deps.sh` (or `apt-get install -y verilator`)";
-
-/// Serialises builds inside one process: two cores cannot usefully run two C++ builds.
-static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
 /// A Verilator build: top module, Verilog sources, a C++ testbench with `main`, and parameters.
 #[derive(Clone, Debug)]
@@ -23,6 +21,7 @@ pub struct Build {
     testbench: Vec<PathBuf>,
     params: Vec<(String, String)>,
     flags: Vec<String>,
+    quick: bool,
 }
 
 impl Build {
@@ -33,6 +32,24 @@ impl Build {
             testbench: Vec::new(),
             params: Vec::new(),
             flags: Vec::new(),
+            quick: false,
+        }
+    }
+
+    /// Compile the model's C++ without optimization (`-O0`): a small model's build takes
+    /// about half the CPU of `-O2` and bigger ones less than half, for a simulation some
+    /// times slower. For models built to run one short launch or two.
+    pub fn quick(mut self, quick: bool) -> Build {
+        self.quick = quick;
+        self
+    }
+
+    /// The C++ optimization this build compiles with.
+    fn cpp_opt(&self) -> String {
+        if self.quick {
+            "-O0".to_string()
+        } else {
+            opt_level()
         }
     }
 
@@ -70,7 +87,7 @@ impl Build {
             bytes.hash(&mut h);
         }
         verilator_version()?.hash(&mut h);
-        opt_level().hash(&mut h);
+        self.cpp_opt().hash(&mut h);
         Ok(h.finish())
     }
 
@@ -82,21 +99,17 @@ impl Build {
         if exe.exists() {
             return Ok(exe);
         }
-        let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        // Builds of different models run at once (a small model is one large C++ file, so
+        // one build alone leaves a core idle); the same model is built once, under a file
+        // lock that holds between threads and between test processes.
         fs::create_dir_all(cache_dir()).map_err(|e| e.to_string())?;
-        // Another test process may be building the same model: take a file lock.
         let lock_path = cache_dir().join(format!("{}-{:016x}.lock", self.top, key));
         let lock = fs::File::create(&lock_path).map_err(|e| e.to_string())?;
         lock.lock().map_err(|e| e.to_string())?;
         if exe.exists() {
             return Ok(exe);
         }
-        let tmp = cache_dir().join(format!(
-            "{}-{:016x}.tmp{}",
-            self.top,
-            key,
-            std::process::id()
-        ));
+        let tmp = cache_dir().join(format!("{}-{:016x}.tmp", self.top, key));
         let _ = fs::remove_dir_all(&tmp);
         let mut cmd = Command::new("verilator");
         cmd.args([
@@ -108,8 +121,8 @@ impl Build {
             "--x-assign",
             "unique",
         ])
-        .args(["-MAKEFLAGS", &format!("OPT_FAST={}", opt_level())])
-        .args(["-CFLAGS", &format!("{} -std=c++17", opt_level())])
+        .args(["-MAKEFLAGS", &format!("OPT_FAST={}", self.cpp_opt())])
+        .args(["-CFLAGS", &format!("{} -std=c++17", self.cpp_opt())])
         .arg("--top-module")
         .arg(&self.top)
         .arg("-Mdir")
@@ -171,6 +184,20 @@ fn objcache() -> bool {
             .output()
             .is_ok_and(|o| o.status.success())
     })
+}
+
+/// Writes a content-named file of the build cache unless it is already there: to a
+/// temporary name unique to this process and call first, then renamed, so a thread or
+/// process reading the path never sees it half written.
+pub fn write_once(path: &Path, text: &str) -> Result<(), String> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    if path.exists() {
+        return Ok(());
+    }
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
+    fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `verilator --version`, or the install hint.

@@ -52,6 +52,7 @@ pub struct SimModel {
     binding: PathBuf,
     exe: PathBuf,
     traced: Option<TraceFormat>,
+    quick: bool,
 }
 
 /// Where the harness sources live.
@@ -65,17 +66,28 @@ impl SimModel {
         SimModel::build_with(desc, None)
     }
 
+    /// Like [`SimModel::build`], the C++ compiled without optimization: about half the
+    /// build time, a slower simulation (for a launch or two of a short kernel).
+    pub fn build_quick(desc: &CoreDesc) -> Result<SimModel, String> {
+        SimModel::new(desc, None, true)
+    }
+
     /// Like [`SimModel::build`], with tracing compiled in (slower to build and to run,
     /// but every run may then write a trace of this format without another build).
     pub fn build_with(desc: &CoreDesc, trace: Option<TraceFormat>) -> Result<SimModel, String> {
+        SimModel::new(desc, trace, false)
+    }
+
+    fn new(desc: &CoreDesc, trace: Option<TraceFormat>, quick: bool) -> Result<SimModel, String> {
         desc.validate()?;
         let binding = write_binding(desc)?;
-        let exe = verilate(desc, &binding, trace)?;
+        let exe = verilate(desc, &binding, trace, quick)?;
         Ok(SimModel {
             desc: desc.clone(),
             binding,
             exe,
             traced: trace,
+            quick,
         })
     }
 
@@ -101,7 +113,9 @@ impl SimModel {
         mem.validate()?;
         let plan = plan(&self.desc, launch)?;
         let exe = match trace.map(TraceFormat::of) {
-            Some(f) if self.traced != Some(f) => verilate(&self.desc, &self.binding, Some(f))?,
+            Some(f) if self.traced != Some(f) => {
+                verilate(&self.desc, &self.binding, Some(f), self.quick)?
+            }
             _ => self.exe.clone(),
         };
         let dir = RunDir::new()?;
@@ -179,11 +193,7 @@ fn write_binding(desc: &CoreDesc) -> Result<PathBuf, String> {
     let dir = cache_dir().join("sim-bindings");
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(format!("bind_{}_{:016x}.cpp", desc.top, h.finish()));
-    if !path.exists() {
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        fs::write(&tmp, &text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-        fs::rename(&tmp, &path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
+    rtl_templates::verilator::write_once(&path, &text)?;
     Ok(path)
 }
 
@@ -192,6 +202,7 @@ fn verilate(
     desc: &CoreDesc,
     binding: &Path,
     trace: Option<TraceFormat>,
+    quick: bool,
 ) -> Result<PathBuf, String> {
     let cpp = cpp_dir();
     // Headers are not hashed by the driver, so their contents go into a flag.
@@ -208,6 +219,7 @@ fn verilate(
             .hash(&mut h);
     }
     let mut b = Build::new(&desc.top)
+        .quick(quick)
         .flag("-CFLAGS")
         .flag(&format!("-I{}", cpp.display()))
         .flag("-CFLAGS")

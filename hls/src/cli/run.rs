@@ -40,6 +40,10 @@ pub struct RunArgs {
     /// interpreter reads zero bytes)
     #[arg(long)]
     pub strict: bool,
+    /// With --engine sim: compile the Verilator model without C++ optimization, about
+    /// half the build time for a slower simulation (for short launches, as in CI)
+    #[arg(long)]
+    pub quick_model: bool,
     /// Without the opt stage: the simulated core is generated as by `build --no-opt`, and
     /// the interpreter leaves out the rewrites the float options allow (-cl-fast-relaxed-math
     /// and -cl-unsafe-math-optimizations divide by constants as multiplies otherwise)
@@ -62,6 +66,10 @@ pub fn run(args: &RunArgs) -> u8 {
         eprintln!("ocl-hls: error: --trace needs --engine sim (the interpreter has no waveform)");
         return 1;
     }
+    if args.quick_model && !matches!(args.engine, EngineArg::Sim) {
+        eprintln!("ocl-hls: error: --quick-model needs --engine sim (it is how the Verilator model is compiled)");
+        return 1;
+    }
     let opts = RunOptions {
         engine: match args.engine {
             EngineArg::Interp => Engine::Interp,
@@ -71,6 +79,7 @@ pub fn run(args: &RunArgs) -> u8 {
         check_hints: args.check_hints,
         trace: args.trace.clone(),
         strict: args.strict,
+        quick_model: args.quick_model,
         opt: crate::opt::Options {
             enabled: !args.no_opt,
             math: args.math.flags(),

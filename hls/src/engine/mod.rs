@@ -48,6 +48,9 @@ pub struct RunOptions {
     /// Random stalls on every channel of the memory model (sim only); `None` takes them
     /// from `OCL_HLS_SIM_STALLS=PERCENT[:SEED]`, if set.
     pub stalls: Option<ocl_hls_sim::Stalls>,
+    /// Build the Verilator model without C++ optimization (sim only): about half the
+    /// build time for a slower simulation; for short launches.
+    pub quick_model: bool,
 }
 
 impl Default for RunOptions {
@@ -61,6 +64,7 @@ impl Default for RunOptions {
             strict: false,
             opt: crate::opt::Options::default(),
             stalls: None,
+            quick_model: false,
         }
     }
 }
@@ -201,20 +205,27 @@ fn sim_dir(files: &[(String, String)]) -> PathBuf {
 pub fn sim_model(
     core: &crate::datapath::CoreRtl,
     cfg: &crate::rtl::shell::ShellConfig,
+    quick: bool,
 ) -> Result<ocl_hls_sim::SimModel, RunError> {
     let dir = sim_dir(&core.files);
     std::fs::create_dir_all(&dir).map_err(|e| err(format!("{}: {e}", dir.display())))?;
     let mut rtl = Vec::new();
     for (name, text) in &core.files {
         let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| err(format!("{}: {e}", p.display())))?;
+        // Content-named, so a file already there is this one; tests build cores on
+        // several threads, and a reader must never see a file half written.
+        rtl_templates::verilator::write_once(&p, text).map_err(err)?;
         rtl.push(p);
     }
     rtl.extend(core.templates.iter().cloned());
     let desc = core
         .regmap
         .core_desc(&core.top, rtl, cfg.data_width, cfg.addr_width);
-    ocl_hls_sim::SimModel::build(&desc).map_err(err)
+    match quick {
+        true => ocl_hls_sim::SimModel::build_quick(&desc),
+        false => ocl_hls_sim::SimModel::build(&desc),
+    }
+    .map_err(err)
 }
 
 /// Per argument the final buffer (`None` for non-buffers), the cycle count and the
@@ -238,7 +249,7 @@ fn sim_run(
     let cfg = crate::project::shell_config_for(board);
     let compiled = crate::compile::compile_opt(kernel, sm, board, &cfg, &opts.opt)
         .map_err(|d| RunError::rendered(sm, &d))?;
-    let model = sim_model(&compiled.core, &cfg)?;
+    let model = sim_model(&compiled.core, &cfg, opts.quick_model)?;
     let u32s = |v: &[u64]| [0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1) as u32);
     let args = l
         .args
