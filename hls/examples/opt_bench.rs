@@ -3,7 +3,7 @@
 //! the change, and the stage's own time (from `--explain-rewrites`), as a Markdown table
 //! with the geometric mean of the ALM ratio.
 //!
-//! Run: `cargo build -p ocl-hls && cargo run -p ocl-hls --example opt_bench [--datapath | --own-logic] [KERNEL...]`
+//! Run: `cargo build -p ocl-hls && cargo run -p ocl-hls --example opt_bench [--datapath | --hierarchy | --own-logic] [KERNEL...]`
 //! (KERNEL: a conformance kernel's name, or any kernel's `.cl` path, such as the project's
 //! `tests/kernels/*.cl`, whose launch spec gives its defines; default: every conformance
 //! kernel; two Yosys runs each, minutes per kernel, run at
@@ -19,7 +19,12 @@
 //! library's units (`ohls_*`: float operators, RAMs, delay lines, memory ports) become
 //! black boxes, so the table shows the integer logic, address arithmetic, pipeline
 //! registers and control the stage and the generator decide, without the float units'
-//! ALMs diluting the change (and at a fraction of the Yosys time).
+//! ALMs diluting the change (and at a fraction of the Yosys time). With `--hierarchy`,
+//! the datapath module as with `--datapath` but not flattened (`synth_intel_alm
+//! -noflatten`): each unit is synthesised once per parameter set and counted once per
+//! instance (Yosys's totals over the design hierarchy), without the optimizations across
+//! a unit's ports. For math_builtins, whose flattened datapath (its float units inlined
+//! many times over) keeps Yosys busy for hours.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -75,6 +80,8 @@ enum Scope {
     Core,
     /// Each kernel's datapath module alone.
     Datapath,
+    /// The datapath module synthesised without flattening, totals over its hierarchy.
+    Hierarchy,
     /// The datapath module with the library's units as black boxes.
     OwnLogic,
 }
@@ -122,14 +129,11 @@ fn synth_datapaths(out: &Path, report: &Value, scope: Scope) -> Result<(u64, u64
             templates: &[],
         };
         let lib = Library::IntelAlm;
-        let got = yosys::synthesise(
-            Path::new("yosys"),
-            &dir,
-            &core,
-            "synth_intel_alm -family cyclonev",
-            lib,
-            false,
-        )?;
+        let synth = match scope {
+            Scope::Hierarchy => "synth_intel_alm -family cyclonev -noflatten",
+            _ => "synth_intel_alm -family cyclonev",
+        };
+        let got = yosys::synthesise(Path::new("yosys"), &dir, &core, synth, lib, false)?;
         let m = MistralCells::from_counts(&got.cells);
         alms += m.alms();
         dsps += m.dsp_blocks();
@@ -228,6 +232,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let scope = if args.iter().any(|a| a == "--own-logic") {
         Scope::OwnLogic
+    } else if args.iter().any(|a| a == "--hierarchy") {
+        Scope::Hierarchy
     } else if args.iter().any(|a| a == "--datapath") {
         Scope::Datapath
     } else {
@@ -235,7 +241,7 @@ fn main() -> ExitCode {
     };
     let (paths, wanted): (Vec<String>, Vec<String>) = args
         .into_iter()
-        .filter(|a| a != "--datapath" && a != "--own-logic")
+        .filter(|a| !matches!(a.as_str(), "--datapath" | "--hierarchy" | "--own-logic"))
         .partition(|a| a.ends_with(".cl"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -252,6 +258,10 @@ fn main() -> ExitCode {
         Scope::Datapath => {
             println!("Yosys ALMs and DSPs of the datapath modules alone (--datapath)\n")
         }
+        Scope::Hierarchy => println!(
+            "Yosys ALMs and DSPs of the datapath modules, not flattened: each unit once per \
+             parameter set, counted per instance (--hierarchy)\n"
+        ),
         Scope::OwnLogic => println!(
             "Yosys ALMs and DSPs of the datapath modules' own logic, the library's units \
              as black boxes (--own-logic)\n"
