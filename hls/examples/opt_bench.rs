@@ -309,7 +309,9 @@ fn main() -> ExitCode {
             (Ok(off), Ok(on)) => (off, on),
             (Err(e), _) | (_, Err(e)) => {
                 failed.push(name.to_string());
-                // One table row: the error's first line (Yosys adds its log's tail).
+                // The whole error (with the tail of Yosys's log, whose folder is gone
+                // now) on stderr; one table row with its first line.
+                eprintln!("{name}: {e}");
                 let e = e.lines().next().unwrap_or("").replace('|', "/");
                 println!("| {name} | {e} | | | | | |");
                 continue;
