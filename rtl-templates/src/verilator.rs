@@ -110,6 +110,7 @@ impl Build {
             return Ok(exe);
         }
         let tmp = cache_dir().join(format!("{}-{:016x}.tmp", self.top, key));
+        let opt = self.cpp_opt();
         let _ = fs::remove_dir_all(&tmp);
         let mut cmd = Command::new("verilator");
         cmd.args([
@@ -121,8 +122,8 @@ impl Build {
             "--x-assign",
             "unique",
         ])
-        .args(["-MAKEFLAGS", &format!("OPT_FAST={}", self.cpp_opt())])
-        .args(["-CFLAGS", &format!("{} -std=c++17", self.cpp_opt())])
+        .args(["-MAKEFLAGS", &format!("OPT_FAST={opt}")])
+        .args(["-CFLAGS", &format!("{opt} -std=c++17")])
         .arg("--top-module")
         .arg(&self.top)
         .arg("-Mdir")

@@ -221,11 +221,11 @@ pub fn sim_model(
     let desc = core
         .regmap
         .core_desc(&core.top, rtl, cfg.data_width, cfg.addr_width);
-    match quick {
-        true => ocl_hls_sim::SimModel::build_quick(&desc),
-        false => ocl_hls_sim::SimModel::build(&desc),
+    if quick {
+        ocl_hls_sim::SimModel::build_quick(&desc).map_err(err)
+    } else {
+        ocl_hls_sim::SimModel::build(&desc).map_err(err)
     }
-    .map_err(err)
 }
 
 /// Per argument the final buffer (`None` for non-buffers), the cycle count and the
