@@ -24,7 +24,8 @@
 //! -noflatten`): each unit is synthesised once per parameter set and counted once per
 //! instance (Yosys's totals over the design hierarchy), without the optimizations across
 //! a unit's ports. For math_builtins, whose flattened datapath (its float units inlined
-//! many times over) keeps Yosys busy for hours.
+//! many times over) keeps Yosys busy for hours. The nets are split before the LUT mapping
+//! (`splitnets`), which keeps Yosys 0.23's `abc9` from asserting on that hierarchy.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -129,11 +130,18 @@ fn synth_datapaths(out: &Path, report: &Value, scope: Scope) -> Result<(u64, u64
             templates: &[],
         };
         let lib = Library::IntelAlm;
+        // Yosys 0.23's abc9 asserts (`count_id(cell->name) == 0`, YosysHQ/yosys#4451) when
+        // it maps math_builtins' hierarchy; splitting the nets before the LUT mapping, as
+        // the Yosys maintainers suggest there, avoids it and changes no logic.
         let synth = match scope {
-            Scope::Hierarchy => "synth_intel_alm -family cyclonev -noflatten",
-            _ => "synth_intel_alm -family cyclonev",
+            Scope::Hierarchy => format!(
+                "synth_intel_alm -family cyclonev -noflatten -top {top} -noiopad -noclkbuf \
+                 -run :map_luts; splitnets; synth_intel_alm -family cyclonev -noflatten \
+                 -run map_luts:"
+            ),
+            _ => "synth_intel_alm -family cyclonev".to_string(),
         };
-        let got = yosys::synthesise(Path::new("yosys"), &dir, &core, synth, lib, false)?;
+        let got = yosys::synthesise(Path::new("yosys"), &dir, &core, &synth, lib, false)?;
         let m = MistralCells::from_counts(&got.cells);
         alms += m.alms();
         dsps += m.dsp_blocks();
